@@ -1,0 +1,115 @@
+// Package component is the contract between flowlua's engine and the
+// components it runs, native (Go) or written in Lua.
+//
+// A component's life:
+//
+//  1. Its arguments are decoded into a fresh value of its Arguments type
+//     (see package engine/decode) and validated.
+//  2. Build creates it. Build must not start goroutines that outlive it: work
+//     belongs to Run.
+//  3. Run is called once and runs until its context is cancelled; then the
+//     component stops and drains what it holds before Run returns.
+//  4. Update is called, concurrently with Run, whenever the evaluated
+//     arguments change. A component must apply new arguments in place rather
+//     than ask to be rebuilt.
+//
+// Optional behaviour is one-method interfaces: HealthComponent, ...
+package component
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Arguments is a component's decoded arguments: a value of the type its
+// Registration names.
+type Arguments any
+
+// Exports is what a component exports: a struct whose `lua` tags name the
+// exports, of the type its Registration names.
+type Exports any
+
+// Component is a running component.
+type Component interface {
+	// Run runs the component until ctx is cancelled. It is called once.
+	Run(ctx context.Context) error
+	// Update applies new arguments. It is called concurrently with Run and
+	// never concurrently with itself.
+	Update(args Arguments) error
+}
+
+// Options are what the engine hands a component when building it.
+type Options struct {
+	// ID is the component's id, e.g. "file.read.token".
+	ID string
+	// Logger logs with the attribute component_id set.
+	Logger *slog.Logger
+	// DataPath is a directory the component may keep state in. It is not
+	// created until the component creates it.
+	DataPath string
+	// OnStateChange publishes new exports. The engine re-evaluates the
+	// components that reference them. Safe for concurrent use.
+	OnStateChange func(e Exports)
+	// Registerer registers the component's metrics; every metric gets the
+	// label component_id.
+	Registerer prometheus.Registerer
+	// GetServiceData returns the Data() of a service the component's
+	// Registration names in NeedsServices; any other name is an error.
+	GetServiceData func(name string) (any, error)
+}
+
+// HealthType is the coarse health of a component.
+type HealthType int
+
+// The health types, in increasing order of badness for aggregation.
+const (
+	HealthUnknown HealthType = iota
+	HealthHealthy
+	HealthUnhealthy
+	HealthExited
+)
+
+// String returns the lowercase name of the health type.
+func (h HealthType) String() string {
+	switch h {
+	case HealthHealthy:
+		return "healthy"
+	case HealthUnhealthy:
+		return "unhealthy"
+	case HealthExited:
+		return "exited"
+	default:
+		return "unknown"
+	}
+}
+
+// Health is a component's health at a point in time.
+type Health struct {
+	Health     HealthType
+	Message    string
+	UpdateTime time.Time
+}
+
+// HealthComponent is a component that reports its own health. The engine
+// combines it with its own view (a failed evaluation, a Run that returned).
+type HealthComponent interface {
+	Component
+	// CurrentHealth returns the component's health; safe for concurrent use.
+	CurrentHealth() Health
+}
+
+// Info describes a component of the running graph, for services and the API.
+type Info struct {
+	ID           string
+	Name         string
+	Label        string
+	Component    Component // nil until built
+	Health       Health
+	Arguments    Arguments
+	Exports      Exports
+	Dependencies []string // ids this component references (components and services)
+	Dependants   []string // ids that reference this component
+}

@@ -1,0 +1,133 @@
+package component
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Registration describes a kind of component to the engine.
+type Registration struct {
+	// Name is the dotted name used in scripts, e.g. "otelcol.receiver.otlp".
+	Name string
+	// Args is a zero value of the arguments type. Arguments decode into a
+	// fresh copy of it; a type with a `SetToDefault()` method on its pointer
+	// gets its defaults first, one with `Validate() error` is validated.
+	Args Arguments
+	// Exports is a zero value of the exports type (a struct with `lua`
+	// tags), or nil when the component exports nothing.
+	Exports Exports
+	// NeedsServices names the services the component uses.
+	NeedsServices []string
+	// Build creates the component from decoded arguments.
+	Build func(opts Options, args Arguments) (Component, error)
+	// Source says where the component comes from ("native" unless a plugin
+	// sets it), for listings.
+	Source string
+}
+
+// Registry holds component registrations by name.
+type Registry struct {
+	mu    sync.RWMutex
+	byKey map[string]Registration
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byKey: map[string]Registration{}}
+}
+
+// DefaultRegistry is the registry that Register adds to; built-in
+// components register themselves into it from init().
+var DefaultRegistry = NewRegistry()
+
+// Register adds r to DefaultRegistry and panics on an invalid or clashing
+// registration: it is a programming error.
+func Register(r Registration) {
+	if err := DefaultRegistry.Add(r); err != nil {
+		panic(err)
+	}
+}
+
+var namePart = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Add registers r. A name must be dotted lowercase parts of at least two,
+// unique, and neither a prefix of another name nor prefixed by one: names
+// become Lua tables, so `a.b` and `a.b.c` cannot both be components.
+func (reg *Registry) Add(r Registration) error {
+	parts := strings.Split(r.Name, ".")
+	if len(parts) < 2 {
+		return fmt.Errorf("component name %q: want at least two dotted parts", r.Name)
+	}
+	for _, p := range parts {
+		if !namePart.MatchString(p) {
+			return fmt.Errorf("component name %q: part %q must match %s", r.Name, p, namePart)
+		}
+	}
+	if r.Build == nil {
+		return fmt.Errorf("component %q: Build is nil", r.Name)
+	}
+	if r.Args == nil {
+		return fmt.Errorf("component %q: Args is nil", r.Name)
+	}
+	if r.Exports != nil && reflect.TypeOf(r.Exports).Kind() != reflect.Struct {
+		return fmt.Errorf("component %q: Exports must be a struct, got %T", r.Name, r.Exports)
+	}
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if _, ok := reg.byKey[r.Name]; ok {
+		return fmt.Errorf("component %q registered twice", r.Name)
+	}
+	for other := range reg.byKey {
+		if strings.HasPrefix(other, r.Name+".") || strings.HasPrefix(r.Name, other+".") {
+			return fmt.Errorf("component %q clashes with %q: one is a prefix of the other", r.Name, other)
+		}
+	}
+	if r.Source == "" {
+		r.Source = "native"
+	}
+	reg.byKey[r.Name] = r
+	return nil
+}
+
+// Remove drops a registration (plugins unload their components).
+func (reg *Registry) Remove(name string) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	delete(reg.byKey, name)
+}
+
+// Get returns the registration of name.
+func (reg *Registry) Get(name string) (Registration, bool) {
+	reg.mu.RLock()
+	defer reg.mu.RUnlock()
+	r, ok := reg.byKey[name]
+	return r, ok
+}
+
+// Names returns every registered name, sorted.
+func (reg *Registry) Names() []string {
+	reg.mu.RLock()
+	defer reg.mu.RUnlock()
+	names := make([]string, 0, len(reg.byKey))
+	for n := range reg.byKey {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Clone returns a copy of the registry that can be extended (with plugin
+// components) without changing the original.
+func (reg *Registry) Clone() *Registry {
+	reg.mu.RLock()
+	defer reg.mu.RUnlock()
+	c := NewRegistry()
+	for k, v := range reg.byKey {
+		c.byKey[k] = v
+	}
+	return c
+}

@@ -1,0 +1,29 @@
+// Package telemetry is the data-plane contract of flowlua's components:
+// telemetry components export an `input` Consumer and take an Output, and
+// batches (pdata) move between them by reference through a fan-out that
+// follows the collector's ownership rules.
+package telemetry
+
+import (
+	"go.opentelemetry.io/collector/consumer"
+)
+
+// Consumer accepts traces, metrics and logs. A component that handles only
+// some signals rejects the others with an error.
+type Consumer interface {
+	consumer.Traces
+	consumer.Metrics
+	consumer.Logs
+}
+
+// Output lists where a component sends each signal.
+type Output struct {
+	Traces  []Consumer `lua:"traces" doc:"consumers of traces"`
+	Metrics []Consumer `lua:"metrics" doc:"consumers of metrics"`
+	Logs    []Consumer `lua:"logs" doc:"consumers of logs"`
+}
+
+// Exports is what every telemetry component that receives data exports.
+type Exports struct {
+	Input Consumer `lua:"input" doc:"where other components send data to this one"`
+}

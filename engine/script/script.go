@@ -1,0 +1,168 @@
+// Package script is the neutral form of a loaded pipeline script: the blocks
+// a script declared, their argument values, the references between them and
+// the positions of everything, so that the engine can check and run a
+// pipeline without knowing the language it was written in.
+//
+// A Value is one of:
+//
+//   - nil, bool, float64, string (literals),
+//   - []any (a list) or map[string]any (a table with string keys),
+//   - *Ref (a lazy reference to another component's export),
+//   - *Expr (a lazy expression over references),
+//   - after evaluation, any Go value a component exported (a consumer, ...).
+package script
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in a script file.
+type Pos struct {
+	File string
+	Line int
+}
+
+// String returns "file:line", or "" for the zero Pos.
+func (p Pos) String() string {
+	if p.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// Kind tells a component block from a service block.
+type Kind int
+
+// The kinds of block.
+const (
+	KindComponent Kind = iota
+	KindService
+)
+
+// Block is one declaration of a script: a component
+// (`file.read "token" { ... }`) or a service (`http { ... }`).
+type Block struct {
+	Kind  Kind
+	Name  string // component name ("file.read") or service name ("http")
+	Label string // component label; "" for services
+	Pos   Pos    // where the block was declared
+	Args  map[string]any
+	// FieldPos optionally maps a field path ("tls.insecure") to the line
+	// that holds it, when the loader knows it.
+	FieldPos map[string]Pos
+}
+
+// ID is the block's id: "<name>.<label>" for components, the name for services.
+func (b *Block) ID() string {
+	if b.Kind == KindService {
+		return b.Name
+	}
+	return b.Name + "." + b.Label
+}
+
+// PosOf returns the position of a field path, falling back to the block's.
+func (b *Block) PosOf(path string) Pos {
+	for p := path; p != ""; {
+		if pos, ok := b.FieldPos[p]; ok {
+			return pos
+		}
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return b.Pos
+}
+
+// Refs returns every reference in the block's arguments, in a stable order.
+func (b *Block) Refs() []*Ref {
+	var refs []*Ref
+	Walk(b.Args, func(v any) {
+		if r, ok := v.(*Ref); ok {
+			refs = append(refs, r)
+		}
+	})
+	return refs
+}
+
+// Script is everything a script declared.
+type Script struct {
+	Path     string   // the main script
+	Blocks   []*Block // in declaration order
+	Files    []string // every file read while loading (the script and its modules)
+	Plugins  []Plugin // plugin declarations
+	Warnings Diagnostics
+}
+
+// Plugin is a `plugin "name" { ... }` declaration.
+type Plugin struct {
+	Namespace string
+	Pos       Pos
+	Args      map[string]any
+}
+
+// Ref is a lazy reference `<component id>.<export>`.
+type Ref struct {
+	Component string // the referenced component's id
+	Export    string
+	Pos       Pos // where the reference was written
+}
+
+// String returns "<component>.<export>".
+func (r *Ref) String() string { return r.Component + "." + r.Export }
+
+// Func is a function of the script's language that computes a value from
+// evaluated arguments. Implementations must be safe for concurrent use.
+type Func interface {
+	Call(args []any) (any, error)
+}
+
+// Expr is a lazy expression over references: an operator applied to its
+// operands, or Compute calling a script function with its listed inputs.
+type Expr struct {
+	Op   string // "..", "+", "-", "*", "/", "%", "^", "neg" or "compute"
+	Args []any  // the operands (Values)
+	Func Func   // for "compute"
+	Pos  Pos
+}
+
+// Placeholder stands in for a value that is not known yet, only its type:
+// the loader type-checks references against the Go type of the export.
+type Placeholder struct {
+	Type reflect.Type // nil when unknown (the result of compute)
+	From string       // what produced it, for messages ("file.read.token.content")
+}
+
+// Walk calls fn for every value in v, depth first, visiting map keys in
+// sorted order.
+func Walk(v any, fn func(any)) {
+	fn(v)
+	switch v := v.(type) {
+	case []any:
+		for _, e := range v {
+			Walk(e, fn)
+		}
+	case map[string]any:
+		for _, k := range SortedKeys(v) {
+			Walk(v[k], fn)
+		}
+	case *Expr:
+		for _, a := range v.Args {
+			Walk(a, fn)
+		}
+	}
+}
+
+// SortedKeys returns the keys of m in sorted order.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
