@@ -21,6 +21,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/flowlua/flowlua/engine/component"
 )
 
@@ -85,6 +87,13 @@ type Options struct {
 	HTTPListenAddr string
 	StoragePath    string
 	Cluster        ClusterOptions
+	// Ready reports whether the first load has been applied.
+	Ready func() bool
+	// Reload reloads the script now; it returns the error of a rejected
+	// script, the running graph being kept.
+	Reload func() error
+	// Metrics gathers the process's metrics (flowlua's and components').
+	Metrics prometheus.Gatherer
 	// Extra carries settings of services registered outside flowlua's
 	// built-ins (tests, embedders), by service name.
 	Extra map[string]any

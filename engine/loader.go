@@ -1,0 +1,310 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/dag"
+	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/services"
+)
+
+// Loader checks scripts into graphs against the registered components and
+// the services of the process.
+type Loader struct {
+	Registry *component.Registry
+	Services []services.Definition
+}
+
+// Build checks s and returns its graph. Every problem found is returned as
+// a diagnostic with its position: unknown components, services and
+// exports (with "did you mean" hints), arguments that do not decode, and
+// cycles. A graph is returned only when there are no problems.
+func (l *Loader) Build(s *script.Script) (*Graph, script.Diagnostics) {
+	b := &builder{
+		loader:   l,
+		script:   s,
+		nodes:    map[string]*Node{},
+		services: map[string]services.Definition{},
+		dag:      dag.New(),
+		labels:   map[[2]string]map[string]bool{},
+	}
+	b.addServices()
+	b.addBlocks()
+	if len(b.diags) == 0 {
+		b.addEdges()
+	}
+	if len(b.diags) == 0 {
+		b.typecheck()
+	}
+	if len(b.diags) == 0 {
+		b.checkCycles()
+	}
+	if len(b.diags) > 0 {
+		b.diags.Sort()
+		return nil, b.diags
+	}
+	return b.graph(), nil
+}
+
+type builder struct {
+	loader   *Loader
+	script   *script.Script
+	nodes    map[string]*Node
+	services map[string]services.Definition
+	dag      *dag.Graph
+	labels   map[[2]string]map[string]bool // (from, to) -> labels
+	diags    script.Diagnostics
+}
+
+func (b *builder) errorf(pos script.Pos, format string, args ...any) {
+	b.diags = append(b.diags, script.Errorf(pos, format, args...))
+}
+
+func (b *builder) addServices() {
+	for _, def := range b.loader.Services {
+		b.services[def.Name] = def
+		b.nodes[def.Name] = &Node{ID: def.Name, Kind: script.KindService, Service: def}
+		b.dag.AddNode(def.Name)
+	}
+}
+
+func (b *builder) addBlocks() {
+	first := map[string]*script.Block{}
+	for _, blk := range b.script.Blocks {
+		id := blk.ID()
+		switch blk.Kind {
+		case script.KindService:
+			n, ok := b.nodes[blk.Name]
+			if !ok || n.Kind != script.KindService {
+				b.errorf(blk.Pos, "unknown service %q%s", blk.Name, script.DidYouMean(blk.Name, b.serviceNames()))
+				continue
+			}
+			if prev := first[id]; prev != nil {
+				b.errorf(blk.Pos, "duplicate service block %q: first declared at %s", id, prev.Pos)
+				continue
+			}
+			n.Block = blk
+		default:
+			reg, ok := b.loader.Registry.Get(blk.Name)
+			if !ok {
+				b.errorf(blk.Pos, "unknown component %q%s", blk.Name, script.DidYouMean(blk.Name, b.loader.Registry.Names()))
+				continue
+			}
+			if prev := first[id]; prev != nil {
+				b.errorf(blk.Pos, "duplicate component %q: first declared at %s", id, prev.Pos)
+				continue
+			}
+			if _, clash := b.services[id]; clash {
+				b.errorf(blk.Pos, "component id %q clashes with the service of that name", id)
+				continue
+			}
+			b.nodes[id] = &Node{ID: id, Kind: script.KindComponent, Block: blk, Registration: reg}
+			b.dag.AddNode(id)
+		}
+		first[id] = blk
+	}
+}
+
+func (b *builder) edge(from, to, label string) {
+	b.dag.AddEdge(from, to)
+	key := [2]string{from, to}
+	if b.labels[key] == nil {
+		b.labels[key] = map[string]bool{}
+	}
+	b.labels[key][label] = true
+}
+
+func (b *builder) addEdges() {
+	for _, id := range b.dag.Nodes() {
+		n := b.nodes[id]
+		if n.Kind == script.KindService {
+			for _, dep := range n.Service.DependsOn {
+				if _, ok := b.services[dep]; !ok {
+					b.errorf(n.Pos(), "service %q depends on unknown service %q", id, dep)
+					continue
+				}
+				b.edge(id, dep, "service")
+			}
+		} else {
+			for _, svc := range n.Registration.NeedsServices {
+				if _, ok := b.services[svc]; !ok {
+					b.errorf(n.Pos(), "component %q needs unknown service %q", id, svc)
+					continue
+				}
+				b.edge(id, svc, "service")
+			}
+		}
+		if n.Block == nil {
+			continue
+		}
+		for _, ref := range n.Block.Refs() {
+			target, ok := b.nodes[ref.Component]
+			if !ok || target.Kind != script.KindComponent {
+				b.errorf(ref.Pos, "reference to undeclared component %q%s", ref.Component,
+					script.DidYouMean(ref.Component, b.componentIDs()))
+				continue
+			}
+			if _, ok := exportTypes(target.Registration)[ref.Export]; !ok {
+				b.errorf(ref.Pos, "component %q has no export %q%s", ref.Component, ref.Export, exportHint(ref.Export, target.Registration))
+				continue
+			}
+			b.edge(id, ref.Component, ref.Export)
+		}
+	}
+}
+
+func exportHint(name string, reg component.Registration) string {
+	names := script.SortedKeys(exportTypes(reg))
+	if hint := script.DidYouMean(name, names); hint != "" {
+		return hint
+	}
+	if len(names) == 0 {
+		return " (it exports nothing)"
+	}
+	return fmt.Sprintf(" (it exports %s)", strings.Join(names, ", "))
+}
+
+// exportTypes returns a registration's exports by name.
+func exportTypes(reg component.Registration) map[string]reflect.Type {
+	if reg.Exports == nil {
+		return nil
+	}
+	return decode.ExportTypes(reflect.TypeOf(reg.Exports))
+}
+
+// typecheck decodes every block's arguments with each reference standing
+// for a placeholder of its export's type.
+func (b *builder) typecheck() {
+	lookup := func(ref *script.Ref) (any, error) {
+		t := exportTypes(b.nodes[ref.Component].Registration)[ref.Export]
+		return &script.Placeholder{Type: t, From: ref.String()}, nil
+	}
+	for _, id := range b.dag.Nodes() {
+		n := b.nodes[id]
+		if n.Block == nil {
+			continue
+		}
+		if _, err := DecodeBlock(n, lookup); err != nil {
+			b.diags = append(b.diags, blockDiagnostics(n, err)...)
+		}
+	}
+}
+
+// DecodeBlock evaluates a node's block with lookup and decodes it into a
+// fresh value of the node's arguments (or config) type.
+func DecodeBlock(n *Node, lookup Lookup) (any, error) {
+	var proto any
+	if n.Kind == script.KindService {
+		proto = n.Service.ConfigType
+		if proto == nil {
+			if n.Block != nil && len(n.Block.Args) > 0 {
+				return nil, &decode.Error{Message: fmt.Sprintf("service %q takes no configuration", n.ID)}
+			}
+			return nil, nil
+		}
+	} else {
+		proto = n.Registration.Args
+	}
+	var args map[string]any
+	if n.Block != nil {
+		args = n.Block.Args
+	}
+	value, err := Evaluate(args, lookup)
+	if err != nil {
+		return nil, err
+	}
+	target := reflect.New(reflect.TypeOf(proto))
+	if err := decode.Decode(value, target.Interface()); err != nil {
+		return nil, err
+	}
+	return target.Elem().Interface(), nil
+}
+
+// blockDiagnostics turns an error from DecodeBlock into positioned
+// diagnostics: `<id>: <field path>: <message>` at the field's line.
+func blockDiagnostics(n *Node, err error) script.Diagnostics {
+	var exprErr *ExprError
+	if errors.As(err, &exprErr) {
+		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", n.ID, exprErr.Err)}
+	}
+	var ds script.Diagnostics
+	add := func(e *decode.Error) {
+		ds = append(ds, script.Errorf(n.Block.PosOf(e.Path), "%s: %s", n.ID, e.Error()))
+	}
+	var many decode.Errors
+	var one *decode.Error
+	switch {
+	case errors.As(err, &many):
+		for _, e := range many {
+			add(e)
+		}
+	case errors.As(err, &one):
+		add(one)
+	default:
+		ds = append(ds, script.Errorf(n.Pos(), "%s: %v", n.ID, err))
+	}
+	return ds
+}
+
+func (b *builder) checkCycles() {
+	for _, cycle := range b.dag.Cycles() {
+		parts := make([]string, len(cycle))
+		for i, id := range cycle {
+			if i == len(cycle)-1 {
+				parts[i] = b.nodes[id].shortName()
+				break
+			}
+			parts[i] = b.nodes[id].Describe()
+		}
+		b.diags = append(b.diags, script.Diagnostic{Message: "cycle: " + strings.Join(parts, " -> ")})
+	}
+}
+
+func (n *Node) shortName() string {
+	if n.Kind == script.KindService {
+		return `service "` + n.ID + `"`
+	}
+	return n.ID
+}
+
+func (b *builder) graph() *Graph {
+	g := &Graph{
+		Script:     b.script,
+		Nodes:      b.nodes,
+		deps:       map[string][]string{},
+		dependants: map[string][]string{},
+	}
+	for _, id := range b.dag.Nodes() {
+		for _, to := range b.dag.Out(id) {
+			g.deps[id] = append(g.deps[id], to)
+			g.dependants[to] = append(g.dependants[to], id)
+			for _, label := range script.SortedKeys(b.labels[[2]string{id, to}]) {
+				g.Edges = append(g.Edges, Edge{From: id, To: to, Label: label})
+			}
+		}
+	}
+	for _, ds := range g.dependants {
+		sort.Strings(ds)
+	}
+	g.Order, _ = b.dag.TopoSort()
+	return g
+}
+
+func (b *builder) serviceNames() []string { return script.SortedKeys(b.services) }
+
+func (b *builder) componentIDs() []string {
+	var ids []string
+	for id, n := range b.nodes {
+		if n.Kind == script.KindComponent {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -1,0 +1,6 @@
+// Package all registers every built-in component.
+package all
+
+import (
+	_ "github.com/flowlua/flowlua/stdlib/file" // file.*
+)

@@ -1,0 +1,199 @@
+// Package file holds the file.* components.
+package file
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/flowlua/flowlua/engine/component"
+)
+
+func init() {
+	component.Register(component.Registration{
+		Name:    "file.read",
+		Args:    Arguments{},
+		Exports: Exports{},
+		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
+			return New(opts, args.(Arguments))
+		},
+	})
+}
+
+// Arguments are file.read's arguments.
+type Arguments struct {
+	Filename      string        `lua:"filename,required" doc:"path of the file to read"`
+	IsSecret      bool          `lua:"is_secret" doc:"hide the content in the API and the UI"`
+	PollFrequency time.Duration `lua:"poll_frequency" doc:"how often to re-read the file besides change notifications"`
+}
+
+// SetToDefault sets the defaults.
+func (a *Arguments) SetToDefault() { a.PollFrequency = time.Minute }
+
+// Validate checks the arguments.
+func (a Arguments) Validate() error {
+	if a.PollFrequency <= 0 {
+		return errors.New("poll_frequency must be positive")
+	}
+	return nil
+}
+
+// Exports are file.read's exports.
+type Exports struct {
+	Content string `lua:"content" doc:"the file's content"`
+}
+
+// Read is the file.read component: it exports a file's content and
+// re-exports it whenever the file changes.
+type Read struct {
+	opts component.Options
+
+	mu        sync.Mutex
+	args      Arguments
+	content   string
+	published bool // content was exported at least once
+	health    component.Health
+
+	changed chan struct{} // arguments changed: re-read and re-watch
+}
+
+var _ component.HealthComponent = (*Read)(nil)
+
+// New reads the file once, so that the content is exported before
+// dependants are evaluated, and returns the component.
+func New(opts component.Options, args Arguments) (*Read, error) {
+	r := &Read{opts: opts, args: args, changed: make(chan struct{}, 1)}
+	if err := r.read(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Run watches the file until ctx ends.
+func (r *Read) Run(ctx context.Context) error {
+	watcher, err := fsnotify.NewWatcher()
+	if err != nil {
+		r.opts.Logger.Warn("file notifications unavailable, polling only", "err", err)
+	} else {
+		defer watcher.Close()
+	}
+	watched := ""
+	rewatch := func() {
+		if watcher == nil {
+			return
+		}
+		// Watch the directory: editors replace files by rename, which a
+		// watch on the file itself would lose.
+		dir := filepath.Dir(r.arguments().Filename)
+		if dir == watched {
+			return
+		}
+		if watched != "" {
+			_ = watcher.Remove(watched)
+		}
+		if err := watcher.Add(dir); err != nil {
+			r.opts.Logger.Warn("cannot watch directory, polling only", "dir", dir, "err", err)
+			watched = ""
+			return
+		}
+		watched = dir
+	}
+	rewatch()
+
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if watcher != nil {
+		events, errs = watcher.Events, watcher.Errors
+	}
+	ticker := time.NewTicker(r.arguments().PollFrequency)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-r.changed:
+			rewatch()
+			ticker.Reset(r.arguments().PollFrequency)
+			r.reread()
+		case ev := <-events:
+			if filepath.Clean(ev.Name) == filepath.Clean(r.arguments().Filename) {
+				r.reread()
+			}
+		case err := <-errs:
+			r.opts.Logger.Warn("file watch error", "err", err)
+		case <-ticker.C:
+			r.reread()
+		}
+	}
+}
+
+// Update applies new arguments and re-reads the file.
+func (r *Read) Update(args component.Arguments) error {
+	a := args.(Arguments)
+	r.mu.Lock()
+	old := r.args
+	r.args = a
+	r.mu.Unlock()
+	if old.Filename != a.Filename {
+		if err := r.read(); err != nil {
+			return err
+		}
+	}
+	select {
+	case r.changed <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// CurrentHealth reports whether the last read succeeded.
+func (r *Read) CurrentHealth() component.Health {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.health
+}
+
+// IsSecret tells the API whether to hide the exports.
+func (r *Read) IsSecret() bool { return r.arguments().IsSecret }
+
+func (r *Read) arguments() Arguments {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.args
+}
+
+// reread reads the file, keeping the last content if it fails.
+func (r *Read) reread() {
+	if err := r.read(); err != nil {
+		r.opts.Logger.Warn("reading file failed, keeping the last content", "err", err)
+	}
+}
+
+// read reads the file and exports its content if it changed.
+func (r *Read) read() error {
+	name := r.arguments().Filename
+	data, err := os.ReadFile(name)
+	r.mu.Lock()
+	if err != nil {
+		r.health = component.Health{Health: component.HealthUnhealthy, Message: err.Error(), UpdateTime: time.Now()}
+		r.mu.Unlock()
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	if r.health.Health != component.HealthHealthy {
+		r.health = component.Health{Health: component.HealthHealthy, Message: "read " + name, UpdateTime: time.Now()}
+	}
+	content := string(data)
+	changed := content != r.content || !r.published
+	r.content, r.published = content, true
+	r.mu.Unlock()
+	if changed && r.opts.OnStateChange != nil {
+		r.opts.OnStateChange(Exports{Content: content})
+	}
+	return nil
+}
