@@ -11,14 +11,89 @@
 //	Inner    Other         `lua:",squash"`          // fields inlined
 //	Skipped  int           `lua:"-"`
 //
-// A `doc:"..."` tag documents a field for `flowlua components NAME`.
-// A *T with `SetToDefault()` gets its defaults before decoding; a T or *T
-// with `Validate() error` is validated after. A type implementing
-// Unmarshaler decodes itself.
+// Fields without a lua tag are not settable from scripts. A `doc:"..."`
+// tag documents a field for `flowlua components NAME` (see Describe). An
+// enum applies to a string field or to the strings of a list or map field.
+// Invalid tags are programming errors: Decode, Describe and the export
+// helpers panic on them, CheckType reports them.
+//
+// # Values
+//
+// Decoding follows the Go type of the target:
+//
+//   - string, bool: a string, a boolean.
+//   - ints and uints of every size: a number that is an integer and fits
+//     ("expected integer, got 1.5", "300 is out of range (0 to 255)").
+//   - float32, float64: a number.
+//   - time.Duration: a string for time.ParseDuration ("200ms", "1m30s");
+//     a number is refused, its unit would be a guess.
+//   - slices: a list, decoded element by element; the empty table is an
+//     empty list too, since Lua's {} is both.
+//   - maps with string keys: a table (or an empty list).
+//   - structs: a table of their lua-tagged fields. A key naming no field
+//     is an error with a "did you mean" hint; a required field without a
+//     value is an error. Tables given for a field merge over its defaults.
+//   - pointers: a fresh value is allocated and decoded into.
+//   - any: the value as is.
+//   - other interfaces (telemetry.Consumer): a Go value implementing them.
+//
+// A Go value a component exported is taken as is when it is assignable to
+// the target; otherwise it decodes like the script value it stands for
+// (Go numbers as numbers, strings as strings, slices as lists, maps with
+// string keys as tables), and is else refused, named by its Go type.
+//
+// A value of a type implementing Unmarshaler (with a value or pointer
+// receiver) is given to its UnmarshalScript method, as is; the *Error and
+// Errors it returns get the current path prefixed to theirs, other errors
+// are placed at the current path.
+//
+// # Defaults and validation
+//
+// A fresh value (the target, and values allocated for pointers, list
+// elements and map values) gets its defaults before decoding: first those
+// of its struct fields held by value, recursively, then its own
+// SetToDefault() if *T has one. After a value of type T has been decoded
+// without errors, Validate() error on T or *T is called; its errors are
+// placed like an Unmarshaler's. A field absent from the table is neither
+// decoded nor validated. A squashed struct's defaults are applied with
+// its outer struct's; Go promotes its methods to the outer type, so an
+// embedded SetToDefault, Validate or UnmarshalScript becomes the outer
+// type's unless that type declares its own.
+//
+// # Errors
+//
+// Decode reports every problem, not the first: it returns Errors sorted by
+// path (list indices in numeric order) then message, each with the full
+// field path ("client.tls.insecure", "output.traces[2]"; lists are
+// 1-based) and a message naming types in script terms (see TypeName):
+//
+//	tls.insecure: expected boolean, got string
+//	timeout: invalid duration "2 seconds": unknown unit " seconds" (use a number with a unit: "200ms", "1m30s")
+//	unknown field "timout" (did you mean "timeout"?)
+//	missing required field "filename"
+//	output.traces[2]: expected telemetry.Consumer, got string
+//
+// # Placeholders
 //
 // In check mode values may hold *script.Placeholder: a value whose type is
 // known but not its content. A placeholder is type-checked against the
-// field and leaves the field at its default.
+// field: it is accepted when a real value of its Type could decode into
+// the field whatever its content (a string for a duration or an enum, a
+// float64 for an integer, an interface type for an interface it
+// implements), and always when its Type is nil. Otherwise the error names
+// where it came from: "expected boolean, got string (from
+// file.read.token.content)". A placeholder leaves its field at its
+// default and satisfies `required`; Validate is not called on a value
+// holding one anywhere inside it. An Unmarshaler is not called for a
+// placeholder standing for its whole value; placeholders inside a table
+// reach it as they are (see ContainsPlaceholder).
+//
+// # Describing types
+//
+// Describe lists a type's fields for `flowlua components NAME`; a type
+// implementing Describer lists its own. ExportTypes and ExportValues give
+// the engine a component's exports by name, and TypeName names Go types
+// in script terms everywhere.
 package decode
 
 import (
