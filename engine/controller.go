@@ -129,13 +129,20 @@ func (c *Controller) Files() []string {
 // graph stays as it was; the error is logged and returned.
 func (c *Controller) Reload() error {
 	start := time.Now()
+	first := !c.Loaded()
 	err := c.reload()
 	c.metrics.observeLoad(err, time.Since(start))
-	if err != nil {
+	switch {
+	case err != nil && first:
+		return err // the caller reports it and exits
+	case err != nil:
 		c.logger.Error("reload failed, the running pipeline is unchanged", "err", err)
 		return err
+	case first:
+		c.logger.Info("loaded", "duration", time.Since(start))
+	default:
+		c.logger.Info("reloaded", "duration", time.Since(start))
 	}
-	c.logger.Info("reloaded", "duration", time.Since(start))
 	return nil
 }
 

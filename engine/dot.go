@@ -11,24 +11,46 @@ import (
 // WriteDOT writes the graph in Graphviz DOT: components as boxes, services
 // as ellipses (those the script configures or something uses), and an edge
 // from each node to what it depends on, labelled with what it carries.
+// Telemetry edges (labelled "input") thus point the way data flows.
 func (g *Graph) WriteDOT(w io.Writer) error {
+	shown := g.shownNodes()
 	var sb strings.Builder
 	sb.WriteString("digraph flowlua {\n\trankdir=LR;\n")
-	for _, id := range script.SortedKeys(g.Nodes) {
-		n := g.Nodes[id]
-		if n.Kind == script.KindService {
-			if n.Block == nil && len(g.deps[id]) == 0 && len(g.dependants[id]) == 0 {
-				continue
-			}
+	for _, id := range script.SortedKeys(shown) {
+		if g.Nodes[id].Kind == script.KindService {
 			fmt.Fprintf(&sb, "\t%q [label=%q, shape=ellipse];\n", id, `service "`+id+`"`)
 			continue
 		}
 		fmt.Fprintf(&sb, "\t%q [shape=box];\n", id)
 	}
 	for _, e := range g.Edges {
-		fmt.Fprintf(&sb, "\t%q -> %q [label=%q];\n", e.From, e.To, e.Label)
+		if shown[e.From] && shown[e.To] {
+			fmt.Fprintf(&sb, "\t%q -> %q [label=%q];\n", e.From, e.To, e.Label)
+		}
 	}
 	sb.WriteString("}\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// shownNodes returns the components, the services the script configures,
+// and every node those depend on: services nothing uses are left out.
+func (g *Graph) shownNodes() map[string]bool {
+	shown := map[string]bool{}
+	var visit func(id string)
+	visit = func(id string) {
+		if shown[id] {
+			return
+		}
+		shown[id] = true
+		for _, d := range g.deps[id] {
+			visit(d)
+		}
+	}
+	for id, n := range g.Nodes {
+		if n.Kind == script.KindComponent || n.Block != nil {
+			visit(id)
+		}
+	}
+	return shown
 }

@@ -34,17 +34,13 @@ func (l *Loader) Build(s *script.Script) (*Graph, script.Diagnostics) {
 		dag:      dag.New(),
 		labels:   map[[2]string]map[string]bool{},
 	}
+	// Every phase runs even after errors, so that one check reports as
+	// much as it can: a broken reference stands for a value of any type.
 	b.addServices()
 	b.addBlocks()
-	if len(b.diags) == 0 {
-		b.addEdges()
-	}
-	if len(b.diags) == 0 {
-		b.typecheck()
-	}
-	if len(b.diags) == 0 {
-		b.checkCycles()
-	}
+	b.addEdges()
+	b.typecheck()
+	b.checkCycles()
 	if len(b.diags) > 0 {
 		b.diags.Sort()
 		return nil, b.diags
@@ -182,7 +178,10 @@ func exportTypes(reg component.Registration) map[string]reflect.Type {
 // for a placeholder of its export's type.
 func (b *builder) typecheck() {
 	lookup := func(ref *script.Ref) (any, error) {
-		t := exportTypes(b.nodes[ref.Component].Registration)[ref.Export]
+		var t reflect.Type
+		if n := b.nodes[ref.Component]; n != nil && n.Kind == script.KindComponent {
+			t = exportTypes(n.Registration)[ref.Export]
+		}
 		return &script.Placeholder{Type: t, From: ref.String()}, nil
 	}
 	for _, id := range b.dag.Nodes() {

@@ -183,7 +183,7 @@ func (r *Read) read() error {
 	if err != nil {
 		r.health = component.Health{Health: component.HealthUnhealthy, Message: err.Error(), UpdateTime: time.Now()}
 		r.mu.Unlock()
-		return fmt.Errorf("reading %s: %w", name, err)
+		return fmt.Errorf("reading %q: %w", name, err)
 	}
 	if r.health.Health != component.HealthHealthy {
 		r.health = component.Health{Health: component.HealthHealthy, Message: "read " + name, UpdateTime: time.Now()}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"fmt"
+)
+
+type checkCmd struct {
+	Path string `arg:"" help:"The pipeline script (.lua)."`
+}
+
+func (c *checkCmd) Run(e *env) error {
+	g, err := checkScript(c.Path)
+	if err != nil {
+		return configError(err)
+	}
+	fmt.Fprintf(e.stdout, "%s: ok (%d components)\n", c.Path, countComponents(g))
+	return nil
+}
+
+type graphCmd struct {
+	Path string `arg:"" help:"The pipeline script (.lua)."`
+}
+
+func (c *graphCmd) Run(e *env) error {
+	g, err := checkScript(c.Path)
+	if err != nil {
+		return configError(err)
+	}
+	return g.WriteDOT(e.stdout)
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/alecthomas/kong"
+
+	_ "github.com/flowlua/flowlua/services/all" // the built-in services
+	_ "github.com/flowlua/flowlua/stdlib/all"   // the built-in components
+)
+
+// Exit codes of the command line (SPEC section 2).
+const (
+	exitOK     = 0
+	exitConfig = 1
+	exitUsage  = 2
+)
+
+// cli is the command line.
+type cli struct {
+	Run        runCmd        `cmd:"" help:"Run a pipeline until SIGINT or SIGTERM; SIGHUP reloads."`
+	Check      checkCmd      `cmd:"" help:"Load and check a pipeline: types, references, cycles. Starts nothing."`
+	Graph      graphCmd      `cmd:"" help:"Print a pipeline's component and service graph as Graphviz DOT."`
+	Components componentsCmd `cmd:"" help:"List components, or show one component's arguments and exports."`
+	Version    versionCmd    `cmd:"" help:"Print the version."`
+}
+
+// env is what every command writes to.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+type exitPanic int
+
+// Main runs the command line with args and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("flowlua"),
+		kong.Description("A telemetry pipeline engine: pipelines written in Lua, checked before they start, hot-reloaded."),
+		kong.Writers(stdout, stderr),
+		kong.UsageOnError(),
+		kong.DefaultEnvars("FLOWLUA"),
+		kong.Exit(func(code int) { panic(exitPanic(code)) }),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "flowlua:", err)
+		return exitUsage
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p, ok := r.(exitPanic)
+			if !ok {
+				panic(r)
+			}
+			code = int(p)
+			if code == 1 { // kong reports usage errors with 1
+				code = exitUsage
+			}
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "flowlua: %v (see flowlua --help)\n", err)
+		return exitUsage
+	}
+	err = kctx.Run(&env{stdout: stdout, stderr: stderr})
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "flowlua:", err)
+	return exitConfig
+}

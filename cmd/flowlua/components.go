@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/flowlua/flowlua/engine"
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/engine/script"
+)
+
+type componentsCmd struct {
+	Name string `arg:"" optional:"" help:"A component name, e.g. file.read."`
+}
+
+func (c *componentsCmd) Run(e *env) error {
+	reg := component.DefaultRegistry
+	if c.Name == "" {
+		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		for _, name := range reg.Names() {
+			r, _ := reg.Get(name)
+			fmt.Fprintf(w, "%s\t%s\n", name, r.Source)
+		}
+		return w.Flush()
+	}
+	r, ok := reg.Get(c.Name)
+	if !ok {
+		return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, reg.Names()))}
+	}
+	fmt.Fprintf(e.stdout, "%s (%s)\n", r.Name, r.Source)
+	if len(r.NeedsServices) > 0 {
+		fmt.Fprintf(e.stdout, "\nServices: %s\n", strings.Join(r.NeedsServices, ", "))
+	}
+	fmt.Fprintln(e.stdout, "\nArguments:")
+	writeFields(e, decode.Describe(reflect.TypeOf(r.Args)), true)
+	fmt.Fprintln(e.stdout, "\nExports:")
+	if r.Exports == nil {
+		fmt.Fprintln(e.stdout, "  (none)")
+		return nil
+	}
+	writeFields(e, decode.Describe(reflect.TypeOf(r.Exports)), false)
+	return nil
+}
+
+func writeFields(e *env, fields []decode.Field, args bool) {
+	if len(fields) == 0 {
+		fmt.Fprintln(e.stdout, "  (none)")
+		return
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, f := range fields {
+		extra := ""
+		switch {
+		case args && f.Required:
+			extra = "required"
+		case args && f.Default != "":
+			extra = "default " + f.Default
+		case args:
+			extra = "optional"
+		}
+		if args {
+			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\n", f.Path, f.Type, extra, f.Doc)
+		} else {
+			fmt.Fprintf(w, "  %s\t%s\t%s\n", f.Path, f.Type, f.Doc)
+		}
+	}
+	w.Flush()
+}
+
+func countComponents(g *engine.Graph) int {
+	n := 0
+	for _, node := range g.Nodes {
+		if node.Kind == script.KindComponent {
+			n++
+		}
+	}
+	return n
+}

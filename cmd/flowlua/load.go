@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/flowlua/flowlua/engine"
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind"
+	"github.com/flowlua/flowlua/services"
+)
+
+// loadScript runs the Lua script at path into its neutral form.
+func loadScript(path string, reg *component.Registry, defs []services.Definition) (*script.Script, error) {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	return luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: names})
+}
+
+// checkScript loads and checks the script at path against the built-in
+// components and services, returning its graph or every problem found.
+func checkScript(path string) (*engine.Graph, error) {
+	svcs, err := services.NewAll(services.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	defs := make([]services.Definition, len(svcs))
+	for i, s := range svcs {
+		defs[i] = s.Definition()
+	}
+	reg := component.DefaultRegistry
+	s, err := loadScript(path, reg, defs)
+	if err != nil {
+		return nil, err
+	}
+	loader := &engine.Loader{Registry: reg, Services: defs}
+	g, diags := loader.Build(s)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return g, nil
+}
+
+// configError turns a load or check error into exit code 1 with every
+// diagnostic on its own line.
+func configError(err error) error {
+	var ds script.Diagnostics
+	if errors.As(err, &ds) {
+		return &exitError{code: exitConfig, err: fmt.Errorf("%s\n%s", ds.Error(), summary(len(ds)))}
+	}
+	return &exitError{code: exitConfig, err: err}
+}
+
+func summary(n int) string {
+	if n == 1 {
+		return "1 error"
+	}
+	return fmt.Sprintf("%d errors", n)
+}

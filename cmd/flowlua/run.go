@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/flowlua/flowlua/engine"
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/services"
+)
+
+type runCmd struct {
+	Path string `arg:"" help:"The pipeline script (.lua)."`
+
+	HTTPListenAddr string   `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
+	StoragePath    string   `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
+	Watch          bool     `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
+	PluginsPath    []string `name:"plugins.path" env:"FLOWLUA_PLUGINS_PATH" help:"Extra plugin directories (default: plugins/ next to the script)."`
+	LogLevel       string   `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
+	LogFormat      string   `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
+
+	ClusterEnabled       bool     `name:"cluster.enabled" env:"FLOWLUA_CLUSTER_ENABLED" help:"Join a cluster of flowlua nodes."`
+	ClusterNodeName      string   `name:"cluster.node-name" env:"FLOWLUA_CLUSTER_NODE_NAME" help:"This node's name in the cluster (default: hostname)."`
+	ClusterAdvertiseAddr string   `name:"cluster.advertise-addr" env:"FLOWLUA_CLUSTER_ADVERTISE_ADDR" help:"Address peers reach this node at."`
+	ClusterJoinAddresses []string `name:"cluster.join-addresses" env:"FLOWLUA_CLUSTER_JOIN_ADDRESSES" help:"Peers to join."`
+}
+
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(strings.ToUpper(level)))
+	opts := &slog.HandlerOptions{Level: lvl}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func (r *runCmd) Run(e *env) error {
+	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat)
+	metrics := prometheus.NewRegistry()
+	metrics.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		buildInfo(),
+	)
+
+	var ctrl *engine.Controller
+	svcs, err := services.NewAll(services.Options{
+		Logger:         logger,
+		HTTPListenAddr: r.HTTPListenAddr,
+		StoragePath:    r.StoragePath,
+		Cluster: services.ClusterOptions{
+			Enabled:       r.ClusterEnabled,
+			NodeName:      r.ClusterNodeName,
+			AdvertiseAddr: r.ClusterAdvertiseAddr,
+			JoinAddresses: r.ClusterJoinAddresses,
+		},
+		Ready:   func() bool { return ctrl.Loaded() },
+		Reload:  func() error { return ctrl.Reload() },
+		Metrics: metrics,
+	})
+	if err != nil {
+		return err
+	}
+	defs := make([]services.Definition, len(svcs))
+	for i, s := range svcs {
+		defs[i] = s.Definition()
+	}
+	reg := component.DefaultRegistry
+	ctrl = engine.NewController(engine.ControllerOptions{
+		Logger:     logger,
+		Registry:   reg,
+		Services:   svcs,
+		DataPath:   r.StoragePath,
+		Registerer: metrics,
+		Load: func() (*script.Script, error) {
+			return loadScript(r.Path, reg, defs)
+		},
+	})
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := ctrl.Reload(); err != nil {
+		return configError(err)
+	}
+	logger.Info("pipeline running", "script", r.Path, "components", len(ctrl.ListComponents()))
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				logger.Info("SIGHUP: reloading")
+				_ = ctrl.Reload()
+			}
+		}
+	}()
+	if r.Watch {
+		go func() {
+			err := engine.Watch(ctx, engine.WatchOptions{
+				Logger:   logger,
+				Files:    func() []string { return append(ctrl.Files(), r.Path) },
+				OnChange: func() { _ = ctrl.Reload() },
+			})
+			if err != nil {
+				logger.Error("watching files failed: hot reload is off", "err", err)
+			}
+		}()
+	}
+	err = ctrl.Run(ctx)
+	logger.Info("shut down")
+	return err
+}
+
+func buildInfo() prometheus.Collector {
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name:        "flowlua_build_info",
+		Help:        "A metric with a constant 1 labelled by flowlua's version.",
+		ConstLabels: prometheus.Labels{"version": version},
+	}, func() float64 { return 1 })
+}
