@@ -234,7 +234,7 @@ func blockDiagnostics(n *Node, err error) script.Diagnostics {
 	}
 	var ds script.Diagnostics
 	add := func(e *decode.Error) {
-		ds = append(ds, script.Errorf(n.Block.PosOf(e.Path), "%s: %s", n.ID, e.Error()))
+		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", n.ID, e.Error()))
 	}
 	var many decode.Errors
 	var one *decode.Error

@@ -113,6 +113,18 @@ type Unmarshaler interface {
 type Error struct {
 	Path    string
 	Message string
+	// Key is the offending key of an unknown-field error (Path is then the
+	// table holding it), so that callers can point at the key's own line.
+	Key string
+}
+
+// Where returns the path of the value the error is about: Path, or the
+// unknown key under it.
+func (e *Error) Where() string {
+	if e.Key == "" {
+		return e.Path
+	}
+	return JoinPath(e.Path, e.Key)
 }
 
 // Error returns "path: message".

@@ -47,6 +47,7 @@ func (d *decoder) unknownFields(m map[string]any, ti *typeInfo) {
 	slices.Sort(unknown)
 	for _, k := range unknown {
 		d.fail("unknown field %q%s", k, script.DidYouMean(k, ti.names))
+		d.errs[len(d.errs)-1].Key = k
 	}
 }
 
