@@ -38,16 +38,20 @@ func TestScripts(t *testing.T) {
 			e.Setenv("FLOWLUA_STORAGE_PATH", e.WorkDir+"/data")
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"freeport": cmdFreeport,
-			"waithttp": cmdWaitHTTP,
-			"httpget":  cmdHTTP(http.MethodGet),
-			"httppost": cmdHTTP(http.MethodPost),
-			"waitfile": cmdWaitFile,
-			"inorder":  cmdInOrder,
-			"waitbody": cmdWaitBody,
-		},
+		Cmds: scriptCmds,
 	})
+}
+
+// scriptCmds are the custom commands of the scripts; other test files add
+// theirs from init().
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"freeport": cmdFreeport,
+	"waithttp": cmdWaitHTTP,
+	"httpget":  cmdHTTP(http.MethodGet),
+	"httppost": cmdHTTP(http.MethodPost),
+	"waitfile": cmdWaitFile,
+	"inorder":  cmdInOrder,
+	"waitbody": cmdWaitBody,
 }
 
 // waitLimit bounds every polling command.
