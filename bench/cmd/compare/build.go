@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// builderVersion is the version of the collector builder (ocb); keep it in
+// step with the component versions in collector/builder-config.yaml.
+const builderVersion = "v0.161.0"
+
+// builderModule is what go install fetches through the module proxy.
+const builderModule = "go.opentelemetry.io/collector/cmd/builder@" + builderVersion
+
+// Paths, relative to the bench directory.
+const (
+	builderConfig = "collector/builder-config.yaml"
+	buildDir      = ".build"
+	builderBin    = ".build/bin/" + builderVersion + "/builder"
+	collectorSrc  = ".build/otelcol-src"   // dist.output_path in builderConfig
+	collectorBin  = ".build/otelcol-bench" // the binary the runner starts
+	collectorHash = ".build/otelcol-bench.sha256"
+	loadgenBin    = ".build/loadgen"
+	sinkBin       = ".build/sink"
+)
+
+// run runs name with args in dir, sending its output to stderr; extraEnv is
+// added to the environment.
+func run(dir string, extraEnv []string, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), extraEnv...)
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// buildTools builds the load generator and the sink into .build (Go's build
+// cache makes this quick when nothing changed).
+func buildTools(benchDir string) error {
+	for _, t := range [][2]string{{loadgenBin, "./loadgen"}, {sinkBin, "./sink"}} {
+		if err := run(benchDir, nil, "go", "build", "-o", t[0], t[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// configHash identifies a collector build: the builder version and the
+// builder configuration.
+func configHash(benchDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(benchDir, builderConfig))
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	io.WriteString(h, builderModule+"\n")
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ensureCollector builds the upstream collector with the builder unless
+// .build/otelcol-bench was already built from the same builder version and
+// configuration. It installs the builder into .build/bin first if needed.
+// Everything comes through the Go module proxy: the builder downloads
+// nothing else.
+func ensureCollector(benchDir string, force bool) error {
+	want, err := configHash(benchDir)
+	if err != nil {
+		return err
+	}
+	bin := filepath.Join(benchDir, collectorBin)
+	if !force {
+		got, err := os.ReadFile(filepath.Join(benchDir, collectorHash))
+		if _, statErr := os.Stat(bin); err == nil && statErr == nil && string(bytes.TrimSpace(got)) == want {
+			return nil
+		}
+	}
+	gobin, err := filepath.Abs(filepath.Join(benchDir, filepath.Dir(builderBin)))
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(benchDir, builderBin)); err != nil {
+		logf("installing %s", builderModule)
+		if err := run(benchDir, []string{"GOBIN=" + gobin}, "go", "install", builderModule); err != nil {
+			return err
+		}
+	}
+	logf("building the collector from %s (takes a few minutes the first time)", builderConfig)
+	// The builder runs go get / go mod tidy / go build itself; -mod=mod lets
+	// it update its generated go.mod, -buildvcs=false keeps git out of it.
+	env := []string{"GOFLAGS=-mod=mod -buildvcs=false"}
+	if err := run(benchDir, env, builderBin, "--config", builderConfig); err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(benchDir, collectorSrc, "otelcol-bench"), bin); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(benchDir, collectorHash), []byte(want+"\n"), 0o644)
+}
+
+// copyFile copies an executable from src to dst through a temporary file.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := dst + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
+}

@@ -1,0 +1,119 @@
+// Package sink is a counting OTLP/gRPC server: it accepts trace, metric and
+// log exports, counts their spans, data points and log records without
+// decoding them into pdata, and answers every export with success.
+package sink
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"sync/atomic"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/encoding/gzip" // accept gzip-compressed exports too
+	"google.golang.org/grpc/status"
+
+	"github.com/flowlua/flowlua/bench/internal/wire"
+)
+
+// MaxRecvMsgSize bounds one received export; a batch processor with
+// send_batch_size 8192 and no max size sends batches above 4 MiB, gRPC's
+// default limit.
+const MaxRecvMsgSize = 256 << 20
+
+// Counts is a snapshot of what the sink received.
+type Counts struct {
+	Traces   int64 `json:"traces"`
+	Metrics  int64 `json:"metrics"`
+	Logs     int64 `json:"logs"`
+	Requests int64 `json:"requests"`
+	Errors   int64 `json:"errors"`
+}
+
+// Get returns the count of signal s.
+func (c Counts) Get(s wire.Signal) int64 {
+	switch s {
+	case wire.Traces:
+		return c.Traces
+	case wire.Metrics:
+		return c.Metrics
+	case wire.Logs:
+		return c.Logs
+	}
+	return 0
+}
+
+// Sink counts received items; the zero value is not usable, use New.
+type Sink struct {
+	items    [3]atomic.Int64 // indexed like wire.Signals
+	requests atomic.Int64
+	errors   atomic.Int64
+	srv      *grpc.Server
+}
+
+// New returns a sink with its gRPC server set up but not serving.
+func New() *Sink {
+	s := &Sink{}
+	s.srv = grpc.NewServer(
+		grpc.ForceServerCodecV2(wire.Codec{}),
+		grpc.MaxRecvMsgSize(MaxRecvMsgSize),
+	)
+	for i, sig := range wire.Signals {
+		s.srv.RegisterService(&grpc.ServiceDesc{
+			ServiceName: sig.Service(),
+			HandlerType: (*any)(nil),
+			Methods: []grpc.MethodDesc{{
+				MethodName: "Export",
+				Handler:    s.handler(i, sig),
+			}},
+		}, s)
+	}
+	return s
+}
+
+func (s *Sink) handler(i int, sig wire.Signal) func(any, context.Context, func(any) error, grpc.UnaryServerInterceptor) (any, error) {
+	return func(_ any, _ context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+		var m wire.Raw
+		if err := dec(&m); err != nil {
+			s.errors.Add(1)
+			return nil, err
+		}
+		n, err := wire.Count(sig, m.B)
+		if err != nil {
+			s.errors.Add(1)
+			return nil, status.Error(codes.InvalidArgument, err.Error())
+		}
+		s.items[i].Add(int64(n))
+		s.requests.Add(1)
+		return &wire.Raw{}, nil
+	}
+}
+
+// Serve serves OTLP/gRPC on l until Stop.
+func (s *Sink) Serve(l net.Listener) error { return s.srv.Serve(l) }
+
+// Stop stops the gRPC server at once.
+func (s *Sink) Stop() { s.srv.Stop() }
+
+// Counts returns the current counts.
+func (s *Sink) Counts() Counts {
+	return Counts{
+		Traces:   s.items[0].Load(),
+		Metrics:  s.items[1].Load(),
+		Logs:     s.items[2].Load(),
+		Requests: s.requests.Load(),
+		Errors:   s.errors.Load(),
+	}
+}
+
+// ServeHTTP answers GET /count with the counts as JSON.
+func (s *Sink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/count" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(s.Counts())
+}
