@@ -94,6 +94,12 @@ type Options struct {
 	Reload func() error
 	// Metrics gathers the process's metrics (flowlua's and components').
 	Metrics prometheus.Gatherer
+	// Registerer registers a service's own metrics into the process's
+	// registry.
+	Registerer prometheus.Registerer
+	// Fatal stops the process with err (exit 1): for a service that cannot
+	// work at all, such as an http service whose address is taken.
+	Fatal func(err error)
 	// Extra carries settings of services registered outside flowlua's
 	// built-ins (tests, embedders), by service name.
 	Extra map[string]any

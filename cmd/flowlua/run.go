@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -53,6 +54,11 @@ func (r *runCmd) Run(e *env) error {
 		buildInfo(),
 	)
 
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, fatal := context.WithCancelCause(ctx)
+	defer fatal(nil)
+
 	var ctrl *engine.Controller
 	svcs, err := services.NewAll(services.Options{
 		Logger:         logger,
@@ -64,9 +70,11 @@ func (r *runCmd) Run(e *env) error {
 			AdvertiseAddr: r.ClusterAdvertiseAddr,
 			JoinAddresses: r.ClusterJoinAddresses,
 		},
-		Ready:   func() bool { return ctrl.Loaded() },
-		Reload:  func() error { return ctrl.Reload() },
-		Metrics: metrics,
+		Ready:      func() bool { return ctrl.Loaded() },
+		Reload:     func() error { return ctrl.Reload() },
+		Metrics:    metrics,
+		Registerer: metrics,
+		Fatal:      func(err error) { fatal(err) },
 	})
 	if err != nil {
 		return err
@@ -87,8 +95,6 @@ func (r *runCmd) Run(e *env) error {
 		},
 	})
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if err := ctrl.Reload(); err != nil {
 		return configError(err)
 	}
@@ -121,6 +127,10 @@ func (r *runCmd) Run(e *env) error {
 		}()
 	}
 	err = ctrl.Run(ctx)
+	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
+		logger.Error("stopped on a fatal error", "err", cause)
+		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua: %w", cause)}
+	}
 	logger.Info("shut down")
 	return err
 }

@@ -114,7 +114,11 @@ func (s *Service) Run(ctx context.Context, host services.Host) error {
 	s.mu.Unlock()
 	ln, err := net.Listen("tcp", s.opts.HTTPListenAddr)
 	if err != nil {
-		return fmt.Errorf("http: listening on %s: %w", s.opts.HTTPListenAddr, err)
+		err = fmt.Errorf("http: listening on %s: %w", s.opts.HTTPListenAddr, err)
+		if s.opts.Fatal != nil {
+			s.opts.Fatal(err)
+		}
+		return err
 	}
 	addr := ln.Addr().String()
 	s.addr.Store(&addr)
