@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -74,7 +75,7 @@ func (r *runCmd) Run(e *env) error {
 		Reload:     func() error { return ctrl.Reload() },
 		Metrics:    metrics,
 		Registerer: metrics,
-		Fatal:      func(err error) { fatal(err) },
+		Fatal:      func(err error) { fatal(&fatalError{err}) },
 	})
 	if err != nil {
 		return err
@@ -127,13 +128,19 @@ func (r *runCmd) Run(e *env) error {
 		}()
 	}
 	err = ctrl.Run(ctx)
-	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
-		logger.Error("stopped on a fatal error", "err", cause)
-		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua: %w", cause)}
+	var fe *fatalError
+	if errors.As(context.Cause(ctx), &fe) {
+		logger.Error("stopped on a fatal error", "err", fe.err)
+		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua: %w", fe.err)}
 	}
 	logger.Info("shut down")
 	return err
 }
+
+// fatalError is why a service stopped the process.
+type fatalError struct{ err error }
+
+func (f *fatalError) Error() string { return f.err.Error() }
 
 func buildInfo() prometheus.Collector {
 	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
