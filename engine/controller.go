@@ -187,68 +187,11 @@ func (c *Controller) apply(s *script.Script) error {
 
 	// Phase A: evaluate everything and build new components, touching
 	// nothing that runs.
-	staged := map[string]*runningNode{}
-	var rollbacks []func()
-	discard := func() {
-		for _, rn := range staged {
-			rn.metrics.unregisterAll()
-		}
-		for _, undo := range slices.Backward(rollbacks) {
-			undo()
-		}
+	p, err := c.prepare(g, old)
+	if err != nil {
+		return err
 	}
-	lookup := func(ref *script.Ref) (any, error) {
-		rn := staged[ref.Component]
-		if rn == nil {
-			rn = old[ref.Component]
-		}
-		if rn == nil {
-			return nil, fmt.Errorf("%s: component %s is not built", ref.Pos, ref.Component)
-		}
-		v, ok := rn.export(ref.Export)
-		if !ok {
-			return nil, &ExprError{Pos: ref.Pos, Err: fmt.Errorf("%s has not exported %q yet", ref.Component, ref.Export)}
-		}
-		return v, nil
-	}
-	var updates []pendingUpdate
-	for _, id := range g.Order {
-		n := g.Nodes[id]
-		args, err := DecodeBlock(n, lookup)
-		if err != nil {
-			discard()
-			return blockDiagnostics(n, err)
-		}
-		if n.Kind == script.KindService {
-			// Services are configured before the components that need them
-			// are built, since Build may read their data; a failed apply
-			// restores the previous configuration.
-			undo, err := c.configureService(id, args)
-			if err != nil {
-				discard()
-				return script.Diagnostics{script.Errorf(n.Pos(), "%v", err)}
-			}
-			if undo != nil {
-				rollbacks = append(rollbacks, undo)
-			}
-			continue
-		}
-		if rn, ok := old[id]; ok {
-			rn.mu.Lock()
-			same := reflect.DeepEqual(rn.args, args)
-			rn.mu.Unlock()
-			if !same {
-				updates = append(updates, pendingUpdate{rn: rn, args: args})
-			}
-			continue
-		}
-		rn, err := c.build(n, args)
-		if err != nil {
-			discard()
-			return script.Diagnostics{script.Errorf(n.Pos(), "%s: %v", id, err)}
-		}
-		staged[id] = rn
-	}
+	staged, updates := p.staged, p.updates
 
 	// Phase B: commit. Stop what was removed, receivers first.
 	if oldGraph != nil {

@@ -63,6 +63,9 @@ type Graph struct {
 	Order []string
 
 	deps, dependants map[string][]string
+	// levels groups Order by depth: a node's level is one more than the
+	// deepest of its dependencies, so nodes of one level are independent.
+	levels [][]string
 }
 
 // Dependencies returns the ids a node depends on, sorted.

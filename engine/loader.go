@@ -292,6 +292,18 @@ func (b *builder) graph() *Graph {
 		sort.Strings(ds)
 	}
 	g.Order, _ = b.dag.TopoSort()
+	depth := map[string]int{}
+	for _, id := range g.Order {
+		d := 0
+		for _, dep := range g.deps[id] {
+			d = max(d, depth[dep]+1)
+		}
+		depth[id] = d
+		for len(g.levels) <= d {
+			g.levels = append(g.levels, nil)
+		}
+		g.levels[d] = append(g.levels[d], id)
+	}
 	return g
 }
 
