@@ -265,7 +265,7 @@ func flattenMetrics(md pmetric.Metrics) []string {
 				metric.CopyTo(nsm.Metrics().AppendEmpty())
 				b, _ := m.MarshalMetrics(one)
 				// One record per data point: repeat the metric's document.
-				for i := 0; i < max(1, metric.DataPointCount()); i++ {
+				for i := 0; i < max(1, dataPoints(metric)); i++ {
 					out = append(out, string(b))
 				}
 			}
@@ -398,4 +398,21 @@ func sendHTTP(proto, signal string, data []byte, addr string) error {
 		return fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
 	return nil
+}
+
+// dataPoints counts a metric's data points.
+func dataPoints(m pmetric.Metric) int {
+	switch m.Type() {
+	case pmetric.MetricTypeGauge:
+		return m.Gauge().DataPoints().Len()
+	case pmetric.MetricTypeSum:
+		return m.Sum().DataPoints().Len()
+	case pmetric.MetricTypeHistogram:
+		return m.Histogram().DataPoints().Len()
+	case pmetric.MetricTypeExponentialHistogram:
+		return m.ExponentialHistogram().DataPoints().Len()
+	case pmetric.MetricTypeSummary:
+		return m.Summary().DataPoints().Len()
+	}
+	return 0
 }
