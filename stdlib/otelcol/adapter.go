@@ -1,0 +1,331 @@
+package otelcol
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
+
+	flowcomp "github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+)
+
+// adapter is a flowlua component running one upstream component.
+type adapter struct {
+	k        *kind
+	opts     flowcomp.Options
+	id       component.ID // the collector id: type, and the flowlua label as name
+	settings settings
+	metrics  *metricsBridge
+	health   health
+	host     *host
+
+	input *telemetry.Indirect // processors and exporters: the exported input
+	out   *telemetry.Indirect // receivers and processors: the fan-out to output
+
+	mu      sync.Mutex
+	args    decoded
+	cur     *instance // nil when not running (or failed to start)
+	running bool
+	bg      sync.WaitGroup // shutdowns of replaced instances
+}
+
+var _ flowcomp.HealthComponent = (*adapter)(nil)
+
+// newAdapter builds the component: see the package comment.
+func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	a := &adapter{k: k, opts: opts, id: collectorID(k, opts.ID), args: d}
+	a.host = &host{health: &a.health}
+	a.health.set(flowcomp.HealthUnknown, "not started")
+
+	bridge, err := newMetricsBridge(opts.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("registering metrics of %s: %w", opts.ID, err)
+	}
+	a.metrics = bridge
+	a.settings = settings{
+		ctx: context.Background(),
+		id:  a.id,
+		tel: component.TelemetrySettings{
+			Logger:         newZapLogger(opts.Logger),
+			TracerProvider: tracenoop.NewTracerProvider(),
+			MeterProvider:  bridge.MeterProvider(),
+			Resource:       pcommon.NewResource(),
+		},
+		build: component.BuildInfo{Command: "flowlua", Description: "flowlua", Version: version()},
+	}
+
+	if k.hasOutput() {
+		a.out = telemetry.NewIndirect()
+		a.out.Set(telemetry.FanOut(d.output))
+		if usedSignals(d.output) == ([numSignals]bool{}) {
+			opts.Logger.Warn("no consumers in output: nothing will be sent on")
+		}
+	}
+	if k.hasInput() {
+		a.input = telemetry.NewIndirect()
+	}
+	if k.class == classExtension {
+		if err := runningExtensions.declare(a.id, a); err != nil {
+			bridge.close()
+			return nil, err
+		}
+	}
+	inst, err := a.newInstance(d)
+	if err != nil {
+		a.cleanup()
+		return nil, err
+	}
+	a.cur = inst
+	if opts.OnStateChange != nil {
+		switch {
+		case k.hasInput():
+			opts.OnStateChange(telemetry.Exports{Input: a.input})
+		case k.class == classExtension:
+			opts.OnStateChange(ExtensionExports{ID: a.id.String()})
+		}
+	}
+	return a, nil
+}
+
+// collectorID is the collector id of a flowlua component: the factory's
+// type, named by the flowlua id without the component name
+// ("otelcol.extension.file_storage.queue" → file_storage/queue,
+// "gateway.eu.otelcol.extension.file_storage.queue" → file_storage/gateway.eu.queue).
+func collectorID(k *kind, flowID string) component.ID {
+	name := flowID
+	if i := strings.Index(flowID, k.name+"."); i >= 0 {
+		name = flowID[:i] + flowID[i+len(k.name)+1:]
+	}
+	if name == "" {
+		return component.NewID(k.factory.Type())
+	}
+	return component.NewIDWithName(k.factory.Type(), name)
+}
+
+// version is flowlua's module version, for BuildInfo (user agents).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// config returns a fresh upstream config for d, with the data-directory
+// keys the script left unset pointing at the component's data path.
+func (a *adapter) config(d decoded) (component.Config, error) {
+	values := d.values
+	if unset := unsetDataDirs(a.k, values); len(unset) > 0 {
+		if a.opts.DataPath == "" {
+			return nil, fmt.Errorf("%s: no data path to keep %s in", a.opts.ID, strings.Join(unset, ", "))
+		}
+		if err := os.MkdirAll(a.opts.DataPath, 0o750); err != nil {
+			return nil, err
+		}
+		values = withDataDir(values, unset, a.opts.DataPath)
+	}
+	cfg := a.k.factory.CreateDefaultConfig()
+	if err := confmap.NewFromStringMap(values).Unmarshal(cfg); err != nil {
+		return nil, unmarshalErrors(err, a.k.configType, values)
+	}
+	if !d.partial {
+		if err := confmap.Validate(cfg); err != nil {
+			return nil, validateErrors(err, a.k.configType)
+		}
+	}
+	return cfg, nil
+}
+
+// CurrentHealth reports the upstream component's health: unhealthy when
+// it failed to start or reported an error status.
+func (a *adapter) CurrentHealth() flowcomp.Health { return a.health.get() }
+
+// Run waits for the extensions the config names, starts the instance and
+// runs until ctx ends; it then stops the instance, which drains it.
+func (a *adapter) Run(ctx context.Context) error {
+	a.mu.Lock()
+	names := stringsIn(a.args.values)
+	a.mu.Unlock()
+	if pending := runningExtensions.wait(ctx, names); len(pending) > 0 {
+		a.cleanup()
+		return nil // cancelled before the extensions ran
+	}
+
+	a.mu.Lock()
+	a.running = true
+	if a.cur == nil {
+		if inst, err := a.newInstance(a.args); err != nil {
+			a.health.unhealthy(err.Error())
+		} else {
+			a.cur = inst
+		}
+	}
+	if a.cur != nil {
+		if err := a.startLocked(a.cur); err != nil {
+			a.cur = nil
+		}
+	}
+	a.mu.Unlock()
+
+	<-ctx.Done()
+
+	a.mu.Lock()
+	a.running = false
+	inst := a.cur
+	a.cur = nil
+	a.mu.Unlock()
+	a.retire(context.WithoutCancel(ctx), inst)
+	a.bg.Wait()
+	a.cleanup()
+	return nil
+}
+
+// startLocked starts inst and makes it current: the input points at it,
+// an extension is served to hosts.
+func (a *adapter) startLocked(inst *instance) error {
+	a.health.set(flowcomp.HealthUnknown, "starting")
+	if err := inst.start(context.Background(), a.host); err != nil {
+		a.health.unhealthy("starting: " + err.Error())
+		a.opts.Logger.Error("failed to start", "err", err)
+		return err
+	}
+	if a.k.class == classExtension {
+		runningExtensions.set(a.id, a, inst.comps[0])
+	}
+	if a.input != nil {
+		a.input.Set(inst)
+	}
+	a.health.healthyUnless(flowcomp.HealthUnhealthy, "running")
+	return nil
+}
+
+// retire stops serving inst and shuts it down.
+func (a *adapter) retire(ctx context.Context, inst *instance) {
+	if inst == nil {
+		return
+	}
+	if a.k.class == classExtension {
+		runningExtensions.set(a.id, a, nil)
+	}
+	if a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
+		a.input.Set(nil)
+	}
+	if err := inst.shutdown(ctx); err != nil {
+		a.opts.Logger.Error("failed to shut down", "err", err)
+	}
+}
+
+// cleanup releases what Build took: the extension id and the metrics.
+func (a *adapter) cleanup() {
+	if a.k.class == classExtension {
+		runningExtensions.remove(a.id, a)
+	}
+	a.metrics.close()
+}
+
+// Update applies new arguments (see the package comment).
+func (a *adapter) Update(args flowcomp.Arguments) error {
+	d, err := a.k.decoded(args)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+
+	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config)
+	if a.cur != nil && sameConfig && usedSignals(a.args.output) == usedSignals(d.output) {
+		a.setOutput(d)
+		a.args = d
+		return nil
+	}
+	inst, err := a.newInstance(d)
+	if err != nil {
+		return err // the current instance keeps running
+	}
+	if !a.running {
+		if a.cur != nil {
+			_ = a.cur.shutdown(context.Background()) // never started
+		}
+		a.cur = inst
+		a.setOutput(d)
+		a.args = d
+		return nil
+	}
+	if a.k.hasInput() && a.cur != nil {
+		return a.replaceOverlapped(inst, d)
+	}
+	return a.replaceSequential(inst, d)
+}
+
+// setOutput points the fan-out at d's consumers.
+func (a *adapter) setOutput(d decoded) {
+	if a.out != nil {
+		a.out.Set(telemetry.FanOut(d.output))
+	}
+}
+
+// replaceOverlapped starts inst beside the current instance, swaps the
+// input to it and shuts the old one down in the background. When inst
+// cannot start beside it (both want one file), it falls back to
+// replaceSequential, holding incoming data meanwhile.
+func (a *adapter) replaceOverlapped(inst *instance, d decoded) error {
+	old := a.cur
+	if err := inst.start(context.Background(), a.host); err != nil {
+		a.opts.Logger.Info("new instance could not start beside the old one; stopping the old one first", "err", err)
+		g := newGate(a.input, old.caps)
+		a.input.Set(g)
+		defer g.release()
+		fresh, ferr := a.newInstance(d)
+		if ferr != nil {
+			a.input.Set(old)
+			return ferr
+		}
+		return a.replaceSequential(fresh, d)
+	}
+	a.setOutput(d)
+	a.input.Set(inst)
+	a.cur = inst
+	a.args = d
+	a.health.healthy("running")
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		a.retire(context.Background(), old)
+	}()
+	return nil
+}
+
+// replaceSequential stops the current instance, then starts inst; if inst
+// fails to start, the previous arguments are started again.
+func (a *adapter) replaceSequential(inst *instance, d decoded) error {
+	a.retire(context.Background(), a.cur)
+	a.cur = nil
+	a.setOutput(d)
+	err := a.startLocked(inst)
+	if err == nil {
+		a.cur = inst
+		a.args = d
+		return nil
+	}
+	a.setOutput(a.args)
+	if prev, perr := a.newInstance(a.args); perr == nil && a.startLocked(prev) == nil {
+		a.cur = prev
+		a.health.unhealthy("new arguments failed to start, running the previous ones: " + err.Error())
+	} else if a.input != nil {
+		a.input.Set(nil) // nothing runs: refuse data rather than hold it
+	}
+	return fmt.Errorf("starting %s with the new arguments: %w", a.opts.ID, err)
+}

@@ -1,0 +1,253 @@
+package otelcol
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"reflect"
+	"strings"
+
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/decode"
+)
+
+// Args are the arguments of an otelcol component whose upstream config
+// type is C. Each registration has its own Args type, which tells a fresh
+// value which factory it decodes for.
+type Args[C component.Config] struct {
+	// Output is where a receiver or processor sends each signal.
+	Output telemetry.Output
+	// Config is the upstream config: the factory's defaults with the
+	// script's keys unmarshalled over them. It is incomplete and was not
+	// validated when the arguments held placeholders (check mode).
+	Config C
+
+	// values are the script's keys other than output, as plain values.
+	values map[string]any
+	// partial is set when a placeholder stood for a value (check mode).
+	partial bool
+}
+
+var _ decode.Unmarshaler = (*Args[component.Config])(nil)
+
+// UnmarshalScript decodes the script's table: `output` into Output, every
+// other key into Config (see the package comment). Errors are
+// decode.Errors with field paths.
+func (a *Args[C]) UnmarshalScript(v any) error {
+	k := kindOf(reflect.TypeFor[Args[C]]())
+	if k == nil {
+		return fmt.Errorf("otelcol: no component is registered for config %v", reflect.TypeFor[C]())
+	}
+	d, err := decodeArgs(k, v)
+	if err != nil {
+		return err
+	}
+	a.Output, a.Config, a.values, a.partial = d.output, d.config.(C), d.values, d.partial
+	return nil
+}
+
+// MarshalJSON writes the arguments for the API: the upstream config as
+// confmap marshals it (secrets redacted) and the number of consumers of
+// each signal.
+func (a Args[C]) MarshalJSON() ([]byte, error) {
+	out := map[string]any{}
+	if any(a.Config) != nil {
+		conf := confmap.New()
+		if err := conf.Marshal(a.Config); err == nil {
+			maps.Copy(out, conf.ToStringMap())
+		}
+	}
+	if len(a.Output.Traces)+len(a.Output.Metrics)+len(a.Output.Logs) > 0 {
+		out["output"] = map[string]int{
+			"traces":  len(a.Output.Traces),
+			"metrics": len(a.Output.Metrics),
+			"logs":    len(a.Output.Logs),
+		}
+	}
+	return json.Marshal(out)
+}
+
+// decoded is the signal-independent content of an Args.
+type decoded struct {
+	output  telemetry.Output
+	config  component.Config
+	values  map[string]any
+	partial bool
+}
+
+// argsFrom returns the decoded content of the arguments the engine gives
+// Build and Update.
+func argsFrom[C component.Config](args any) (decoded, error) {
+	var a Args[C]
+	switch v := args.(type) {
+	case Args[C]:
+		a = v
+	case *Args[C]:
+		a = *v
+	default:
+		return decoded{}, fmt.Errorf("otelcol: arguments of type %T, want %T", args, a)
+	}
+	if any(a.Config) == nil || a.values == nil {
+		// Never decoded (no arguments at all): decode the empty table.
+		if err := a.UnmarshalScript(map[string]any{}); err != nil {
+			return decoded{}, err
+		}
+	}
+	return decoded{output: a.Output, config: a.Config, values: a.values, partial: a.partial}, nil
+}
+
+// decodeArgs decodes a script table for kind k.
+func decodeArgs(k *kind, v any) (decoded, error) {
+	var d decoded
+	m, err := asTable(v)
+	if err != nil {
+		return d, err
+	}
+	var errs decode.Errors
+	if k.hasOutput() {
+		if ov, ok := m["output"]; ok {
+			errs = append(errs, decodeOutput(k, ov, &d.output)...)
+			m = maps.Clone(m)
+			delete(m, "output")
+		}
+	}
+	p := plainer{}
+	d.values = p.table("", m, k.configType)
+	d.partial = p.partial
+	errs = append(errs, p.errs...)
+
+	d.config = k.factory.CreateDefaultConfig()
+	if err := confmap.NewFromStringMap(d.values).Unmarshal(d.config); err != nil {
+		errs = append(errs, unmarshalErrors(err, k.configType, d.values)...)
+	} else if !d.partial && len(p.errs) == 0 {
+		errs = append(errs, validate(k, d.values, d.config)...)
+	}
+	if len(errs) > 0 {
+		return d, errs
+	}
+	return d, nil
+}
+
+// asTable returns the arguments table; Lua's {} may arrive as a list.
+func asTable(v any) (map[string]any, error) {
+	switch v := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return v, nil
+	case []any:
+		if len(v) == 0 {
+			return map[string]any{}, nil
+		}
+	}
+	return nil, decode.Errorf("", "expected table, got %s", luaType(v))
+}
+
+// decodeOutput decodes `output` with flowlua's decoder (which knows
+// consumers and placeholders) and checks that the component handles the
+// signals given consumers.
+func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
+	var errs decode.Errors
+	if err := decode.Decode(v, out); err != nil {
+		var des decode.Errors
+		switch e := err.(type) {
+		case decode.Errors:
+			des = e
+		case *decode.Error:
+			des = decode.Errors{e}
+		default:
+			des = decode.Errors{{Message: err.Error()}}
+		}
+		for _, e := range des {
+			errs = append(errs, &decode.Error{Path: joinPath("output", e.Path), Message: e.Message})
+		}
+	}
+	for s := range numSignals {
+		if len(consumers(*out, s)) > 0 && !k.supports[s] {
+			errs = append(errs, decode.Errorf("output."+s.String(), "%s does not produce %s", k.name, s))
+		}
+	}
+	return errs
+}
+
+// validate runs the collector's validation of cfg. Keys that default to
+// the data directory (unknown until Build) are validated with a directory
+// that exists; Build validates the final config again.
+func validate(k *kind, values map[string]any, cfg component.Config) decode.Errors {
+	if unset := unsetDataDirs(k, values); len(unset) > 0 {
+		vals := withDataDir(values, unset, os.TempDir())
+		cfg = k.factory.CreateDefaultConfig()
+		if err := confmap.NewFromStringMap(vals).Unmarshal(cfg); err != nil {
+			return unmarshalErrors(err, k.configType, vals)
+		}
+	}
+	if err := confmap.Validate(cfg); err != nil {
+		return validateErrors(err, k.configType)
+	}
+	return nil
+}
+
+// unsetDataDirs returns k's data-directory keys the script left unset.
+func unsetDataDirs(k *kind, values map[string]any) []string {
+	var unset []string
+	for _, key := range k.dataDirKeys {
+		if _, ok := lookup(values, strings.Split(key, ".")); !ok {
+			unset = append(unset, key)
+		}
+	}
+	return unset
+}
+
+// withDataDir returns a copy of values with each key set to dir.
+func withDataDir(values map[string]any, keys []string, dir string) map[string]any {
+	out := deepCopy(values).(map[string]any)
+	for _, key := range keys {
+		parts := strings.Split(key, ".")
+		m := out
+		for _, p := range parts[:len(parts)-1] {
+			next, ok := m[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				m[p] = next
+			}
+			m = next
+		}
+		m[parts[len(parts)-1]] = dir
+	}
+	return out
+}
+
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, e := range v {
+			l[i] = deepCopy(e)
+		}
+		return l
+	}
+	return v
+}
+
+// joinPath joins two field paths.
+func joinPath(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	case strings.HasPrefix(b, "["):
+		return a + b
+	}
+	return a + "." + b
+}

@@ -1,0 +1,163 @@
+package otelcol
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+)
+
+// The collector's components report their own metrics (accepted, refused,
+// sent, failed, queue size and capacity) through an OpenTelemetry
+// MeterProvider. go.opentelemetry.io/otel/exporters/prometheus is not in
+// the module graph, so a small bridge does its job: an SDK MeterProvider
+// with a ManualReader, read by a prometheus.Collector at scrape time.
+// Monotonic sums become counters (with a _total suffix), other sums and
+// gauges become gauges, histograms histograms; attributes become labels.
+// Units are not appended to names.
+
+// metricsBridge is a prometheus.Collector over an SDK MeterProvider.
+type metricsBridge struct {
+	provider *sdkmetric.MeterProvider
+	reader   *sdkmetric.ManualReader
+	closed   atomic.Bool
+}
+
+// newMetricsBridge returns a bridge registered into reg (nil: metrics are
+// kept but not exposed).
+func newMetricsBridge(reg prometheus.Registerer) (*metricsBridge, error) {
+	reader := sdkmetric.NewManualReader()
+	b := &metricsBridge{
+		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
+		reader:   reader,
+	}
+	if reg != nil {
+		if err := reg.Register(b); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// MeterProvider returns the provider to give components.
+func (b *metricsBridge) MeterProvider() metric.MeterProvider { return b.provider }
+
+// close stops exposing metrics. The bridge is an unchecked collector,
+// which a registry cannot unregister, so it goes quiet instead.
+func (b *metricsBridge) close() {
+	if b.closed.CompareAndSwap(false, true) {
+		_ = b.provider.Shutdown(context.Background())
+	}
+}
+
+// Describe describes nothing: the metrics are known only once collected,
+// which makes the bridge an unchecked collector.
+func (b *metricsBridge) Describe(chan<- *prometheus.Desc) {}
+
+// Collect reads the components' metrics and sends them as Prometheus
+// metrics.
+func (b *metricsBridge) Collect(ch chan<- prometheus.Metric) {
+	if b.closed.Load() {
+		return
+	}
+	var rm metricdata.ResourceMetrics
+	if err := b.reader.Collect(context.Background(), &rm); err != nil {
+		return
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			collectMetric(m, ch)
+		}
+	}
+}
+
+func collectMetric(m metricdata.Metrics, ch chan<- prometheus.Metric) {
+	name := promName(m.Name)
+	help := m.Description
+	if help == "" {
+		help = m.Name
+	}
+	switch d := m.Data.(type) {
+	case metricdata.Sum[int64]:
+		sendSum(ch, name, help, d.IsMonotonic, d.DataPoints)
+	case metricdata.Sum[float64]:
+		sendSum(ch, name, help, d.IsMonotonic, d.DataPoints)
+	case metricdata.Gauge[int64]:
+		sendPoints(ch, name, help, prometheus.GaugeValue, d.DataPoints)
+	case metricdata.Gauge[float64]:
+		sendPoints(ch, name, help, prometheus.GaugeValue, d.DataPoints)
+	case metricdata.Histogram[int64]:
+		sendHistogram(ch, name, help, d.DataPoints)
+	case metricdata.Histogram[float64]:
+		sendHistogram(ch, name, help, d.DataPoints)
+	}
+}
+
+func sendSum[N int64 | float64](ch chan<- prometheus.Metric, name, help string, monotonic bool, points []metricdata.DataPoint[N]) {
+	if !monotonic {
+		sendPoints(ch, name, help, prometheus.GaugeValue, points)
+		return
+	}
+	if !strings.HasSuffix(name, "_total") {
+		name += "_total"
+	}
+	sendPoints(ch, name, help, prometheus.CounterValue, points)
+}
+
+func sendPoints[N int64 | float64](ch chan<- prometheus.Metric, name, help string, vt prometheus.ValueType, points []metricdata.DataPoint[N]) {
+	for _, p := range points {
+		keys, values := labels(p.Attributes)
+		m, err := prometheus.NewConstMetric(prometheus.NewDesc(name, help, keys, nil), vt, float64(p.Value), values...)
+		if err == nil {
+			ch <- m
+		}
+	}
+}
+
+func sendHistogram[N int64 | float64](ch chan<- prometheus.Metric, name, help string, points []metricdata.HistogramDataPoint[N]) {
+	for _, p := range points {
+		keys, values := labels(p.Attributes)
+		buckets := make(map[float64]uint64, len(p.Bounds))
+		var cum uint64
+		for i, bound := range p.Bounds {
+			if i < len(p.BucketCounts) {
+				cum += p.BucketCounts[i]
+			}
+			buckets[bound] = cum
+		}
+		m, err := prometheus.NewConstHistogram(prometheus.NewDesc(name, help, keys, nil), p.Count, float64(p.Sum), buckets, values...)
+		if err == nil {
+			ch <- m
+		}
+	}
+}
+
+// labels turns attributes into label names and values.
+func labels(set attribute.Set) (keys, values []string) {
+	for _, kv := range set.ToSlice() {
+		keys = append(keys, promName(string(kv.Key)))
+		values = append(values, kv.Value.Emit())
+	}
+	return keys, values
+}
+
+// promName replaces what Prometheus names cannot hold with '_'.
+func promName(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '_' || r == ':' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z':
+			b.WriteRune(r)
+		case '0' <= r && r <= '9' && i > 0:
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
