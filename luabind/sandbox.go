@@ -1,0 +1,206 @@
+package luabind
+
+import (
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// forbidden are the globals a script may not use; reading one is an error
+// that says so, rather than "unknown name".
+var forbidden = map[string]bool{
+	"os": true, "io": true, "debug": true, "package": true,
+	"dofile": true, "loadfile": true, "collectgarbage": true, "module": true,
+	"coroutine": true, "channel": true,
+}
+
+// removed are base functions taken out of the sandbox besides the forbidden
+// ones: gopher-lua debugging helpers.
+var removed = []string{"_printregs", "newproxy", "require"}
+
+// newState builds the sandboxed Lua state and binds flowlua's globals.
+func (ld *loader) newState() error {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	ld.L = L
+	for _, lib := range []struct {
+		name string
+		open lua.LGFunction
+	}{
+		{lua.BaseLibName, lua.OpenBase},
+		{lua.StringLibName, lua.OpenString},
+		{lua.TabLibName, lua.OpenTable},
+		{lua.MathLibName, lua.OpenMath},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	g := L.G.Global
+	for name := range forbidden {
+		g.RawSetString(name, lua.LNil)
+	}
+	for _, name := range removed {
+		g.RawSetString(name, lua.LNil)
+	}
+	g.RawSetString("load", L.NewFunction(ld.load))
+	g.RawSetString("loadstring", L.NewFunction(ld.load))
+	g.RawSetString("print", L.NewFunction(ld.print))
+	if strlib, ok := g.RawGetString(lua.StringLibName).(*lua.LTable); ok {
+		boundStringLib(L, strlib)
+	}
+
+	ld.mt = ld.newMetatables()
+	ld.sink = ld.newUserData(&unknownRef{rec: &unknownRecord{reported: true}}, ld.mt.unknown)
+	ld.errFunc = L.NewFunction(ld.errorHandler)
+	ld.rt = &runtime{L: L, ld: ld}
+
+	builtins := map[string]lua.LGFunction{
+		"env":     ld.env,
+		"compute": ld.compute,
+		"require": ld.require,
+		"plugin":  ld.plugin,
+	}
+	for name, fn := range builtins {
+		g.RawSetString(name, L.NewFunction(fn))
+	}
+	for _, name := range sortedKeys(ld.names.children) {
+		if g.RawGetString(name) != lua.LNil || forbidden[name] {
+			return fmt.Errorf("luabind: component namespace %q clashes with a global of the same name", name)
+		}
+		g.RawSetString(name, ld.nodeValue(ld.names.children[name]))
+	}
+	for _, name := range sortedKeys(ld.services) {
+		if g.RawGetString(name) != lua.LNil || forbidden[name] {
+			return fmt.Errorf("luabind: service %q clashes with a global of the same name", name)
+		}
+		g.RawSetString(name, ld.newUserData(&service{name: name}, ld.mt.service))
+	}
+
+	strict := L.NewTable()
+	strict.RawSetString("__index", L.NewFunction(ld.globalIndex))
+	strict.RawSetString("__metatable", lua.LString("locked"))
+	L.SetMetatable(g, strict)
+	return nil
+}
+
+// globalIndex is _G's __index: reading a global nobody defined is an error.
+func (ld *loader) globalIndex(L *lua.LState) int {
+	name, ok := L.Get(2).(lua.LString)
+	if !ok {
+		L.Push(lua.LNil)
+		return 1
+	}
+	pos := ld.callerPos(L)
+	if forbidden[string(name)] {
+		L.Push(ld.fail(L, pos, "%s is not available in the sandbox", name))
+		return 1
+	}
+	var globals []string
+	L.G.Global.ForEach(func(k, _ lua.LValue) {
+		if s, ok := k.(lua.LString); ok {
+			globals = append(globals, string(s))
+		}
+	})
+	L.Push(ld.fail(L, pos, "unknown name %q%s", name, didYouMean(string(name), globals)))
+	return 1
+}
+
+// load replaces base load and loadstring: it compiles text chunks only,
+// through the same checks as script files.
+func (ld *loader) load(L *lua.LState) int {
+	src, ok := L.Get(1).(lua.LString)
+	if !ok {
+		L.RaiseError("load: only text chunks are allowed in the sandbox, got %s", typeName(L.Get(1)))
+		return 0
+	}
+	if strings.HasPrefix(string(src), "\x1b") {
+		L.RaiseError("load: binary chunks are not allowed in the sandbox")
+		return 0
+	}
+	name := L.OptString(2, "(load)")
+	ch, diags := compileChunk(name, []byte(src), false)
+	if diags != nil {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(diags[0].Error()))
+		return 2
+	}
+	L.Push(L.NewFunctionFromProto(ch.proto))
+	return 1
+}
+
+// print writes its arguments to LoadOptions.Print, like base print.
+func (ld *loader) print(L *lua.LState) int {
+	n := L.GetTop()
+	parts := make([]string, n)
+	for i := 1; i <= n; i++ {
+		parts[i-1] = L.ToStringMeta(L.Get(i)).String()
+	}
+	fmt.Fprintln(ld.opts.Print, strings.Join(parts, "\t"))
+	return 0
+}
+
+// boundStringLib bounds the string functions that could build a huge string
+// in one call, which the load deadline cannot interrupt.
+func boundStringLib(L *lua.LState, strlib *lua.LTable) {
+	if rep, ok := strlib.RawGetString("rep").(*lua.LFunction); ok && rep.IsG {
+		orig := rep.GFunction
+		strlib.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
+			s := L.CheckString(1)
+			n := L.CheckNumber(2)
+			if float64(n)*float64(len(s)) > maxStringSize {
+				L.RaiseError("string.rep: result too large (limit %d bytes)", maxStringSize)
+			}
+			return orig(L)
+		}))
+	}
+	if format, ok := strlib.RawGetString("format").(*lua.LFunction); ok && format.IsG {
+		orig := format.GFunction
+		strlib.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
+			if !formatWidthsOK(L.CheckString(1)) {
+				L.RaiseError("invalid format (width or precision too long)")
+			}
+			return orig(L)
+		}))
+	}
+}
+
+// formatWidthsOK reports whether every directive of a format string has a
+// width and precision of at most two digits, as in C Lua.
+func formatWidthsOK(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+			i++
+		}
+		digits := 0
+		for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*' || f[i] == '[') {
+			if f[i] == '*' || f[i] == '[' {
+				return false
+			}
+			digits++
+			i++
+		}
+		if digits > 2 {
+			return false
+		}
+		if i < len(f) && f[i] == '.' {
+			i++
+			digits = 0
+			for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*' || f[i] == '[') {
+				if f[i] == '*' || f[i] == '[' {
+					return false
+				}
+				digits++
+				i++
+			}
+			if digits > 2 {
+				return false
+			}
+		}
+	}
+	return true
+}
