@@ -129,7 +129,11 @@ func Load(path string, opts LoadOptions) (*script.Script, error) {
 // module's relative file, e.g. "lib/gateway.lua").
 //
 // Mistakes in the script are returned as script.Diagnostics; any other error
-// (invalid options) is returned as is. LoadSource never panics.
+// (invalid options) is returned as is. When the script ran to its end
+// despite recorded mistakes (an unknown component, a duplicate id, ...),
+// the script it collected is returned along with them, so that a checker
+// can add its own findings; otherwise the script is nil. LoadSource never
+// panics.
 func LoadSource(path string, src []byte, opts LoadOptions) (s *script.Script, err error) {
 	ld, err := newLoader(path, opts)
 	if err != nil {
@@ -253,12 +257,17 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 		ld.finish()
 	}
 
-	if len(ld.diags) > 0 {
+	if len(ld.diags) > 0 && err != nil {
 		ld.close()
 		return nil, sortDiagnostics(ld.diags)
 	}
 	if !ld.usesFunc {
 		ld.close()
+	}
+	if len(ld.diags) > 0 {
+		// The script ran to its end: what it declared is returned with its
+		// mistakes, so that a checker can report its own findings as well.
+		return ld.out, sortDiagnostics(ld.diags)
 	}
 	return ld.out, nil
 }

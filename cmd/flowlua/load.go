@@ -34,15 +34,32 @@ func checkScript(path string) (*engine.Graph, error) {
 	}
 	reg := component.DefaultRegistry
 	s, err := loadScript(path, reg, defs)
-	if err != nil {
+	if s == nil {
 		return nil, err
 	}
+	// A script that ran despite mistakes is checked too, so that one run
+	// reports every problem.
+	loaded := script.AsDiagnostics(err)
 	loader := &engine.Loader{Registry: reg, Services: defs}
 	g, diags := loader.Build(s)
-	if len(diags) > 0 {
-		return nil, diags
+	if all := mergeDiagnostics(loaded, diags); len(all) > 0 {
+		return nil, all
 	}
 	return g, nil
+}
+
+// mergeDiagnostics joins two lists, dropping repeats, sorted by position.
+func mergeDiagnostics(a, b script.Diagnostics) script.Diagnostics {
+	seen := map[string]bool{}
+	var out script.Diagnostics
+	for _, d := range append(append(script.Diagnostics{}, a...), b...) {
+		if key := d.Error(); !seen[key] {
+			seen[key] = true
+			out = append(out, d)
+		}
+	}
+	out.Sort()
+	return out
 }
 
 // configError turns a load or check error into exit code 1 with every
