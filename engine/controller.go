@@ -30,8 +30,10 @@ type ControllerOptions struct {
 	DataPath string
 	// Registerer receives flowlua's metrics and every component's.
 	Registerer prometheus.Registerer
-	// Load runs the script again, for Reload.
-	Load func() (*script.Script, error)
+	// Load runs the script again, for Reload, and returns it with the
+	// registry to check it against (the built-in components plus those of
+	// the plugins it declares); a nil registry means Registry.
+	Load func() (*script.Script, *component.Registry, error)
 }
 
 // Controller runs a graph and applies new scripts to it.
@@ -150,11 +152,11 @@ func (c *Controller) reload() error {
 	if c.opts.Load == nil {
 		return errors.New("no script loader configured")
 	}
-	s, err := c.opts.Load()
+	s, reg, err := c.opts.Load()
 	if err != nil {
 		return err
 	}
-	return c.apply(s)
+	return c.apply(s, reg)
 }
 
 // Apply checks s and makes the running graph match it. It is
@@ -162,8 +164,14 @@ func (c *Controller) reload() error {
 // before anything running is touched, and a failure anywhere leaves the
 // running graph exactly as it was.
 func (c *Controller) Apply(s *script.Script) error {
+	return c.ApplyWith(s, nil)
+}
+
+// ApplyWith is Apply checking s against reg instead of the controller's
+// registry (nil means the controller's).
+func (c *Controller) ApplyWith(s *script.Script, reg *component.Registry) error {
 	start := time.Now()
-	err := c.apply(s)
+	err := c.apply(s, reg)
 	c.metrics.observeLoad(err, time.Since(start))
 	return err
 }
@@ -173,11 +181,15 @@ type pendingUpdate struct {
 	args component.Arguments
 }
 
-func (c *Controller) apply(s *script.Script) error {
+func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 	c.applyMu.Lock()
 	defer c.applyMu.Unlock()
 
-	g, diags := c.loader.Build(s)
+	loader := c.loader
+	if reg != nil {
+		loader = &Loader{Registry: reg, Services: c.loader.Services}
+	}
+	g, diags := loader.Build(s)
 	if len(diags) > 0 {
 		return diags
 	}
@@ -185,22 +197,36 @@ func (c *Controller) apply(s *script.Script) error {
 	old, oldGraph := c.nodes, c.graph
 	c.mu.RUnlock()
 
+	// A component is kept when the new script declares it with the same
+	// implementation; one whose implementation changed (a plugin edited
+	// on disk) is rebuilt.
+	kept := map[string]*runningNode{}
+	for id, rn := range old {
+		if n, ok := g.Nodes[id]; ok && n.Registration.Fingerprint == rn.node.Registration.Fingerprint {
+			kept[id] = rn
+		}
+	}
+
 	// Phase A: evaluate everything and build new components, touching
 	// nothing that runs.
-	p, err := c.prepare(g, old)
+	p, err := c.prepare(g, kept)
 	if err != nil {
 		return err
 	}
 	staged, updates := p.staged, p.updates
 
-	// Phase B: commit. Stop what was removed, receivers first.
+	// Phase B: commit. Stop what was removed or replaced, receivers first.
 	if oldGraph != nil {
 		for _, id := range slices.Backward(oldGraph.Order) {
-			if rn, ok := old[id]; ok {
-				if _, kept := g.Nodes[id]; !kept {
-					c.stop(rn, "removed from the script")
-				}
+			rn, ok := old[id]
+			if !ok || kept[id] != nil {
+				continue
 			}
+			why := "removed from the script"
+			if _, replaced := g.Nodes[id]; replaced {
+				why = "its implementation changed"
+			}
+			c.stop(rn, why)
 		}
 	}
 	newNodes := make(map[string]*runningNode, len(g.Nodes))
@@ -211,7 +237,7 @@ func (c *Controller) apply(s *script.Script) error {
 		if rn, ok := staged[id]; ok {
 			newNodes[id] = rn
 		} else {
-			rn := old[id]
+			rn := kept[id]
 			rn.mu.Lock()
 			rn.node = n
 			rn.mu.Unlock()
@@ -236,7 +262,7 @@ func (c *Controller) apply(s *script.Script) error {
 	c.loaded.Store(true)
 	c.metrics.setComponents(len(newNodes))
 	c.logger.Debug("applied script", "components", len(newNodes), "built", len(staged),
-		"updated", len(updates), "removed", len(old)-(len(newNodes)-len(staged)))
+		"updated", len(updates), "stopped", len(old)-len(kept))
 	return nil
 }
 

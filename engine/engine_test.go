@@ -376,3 +376,45 @@ func TestControllerServicesFirstAndShutdownInReverse(t *testing.T) {
 		t.Fatalf("the dependant did not stop first: %v", got)
 	}
 }
+
+func TestControllerRebuildsWhenImplementationChanges(t *testing.T) {
+	ev := &events{}
+	c, _, _ := newTestController(t, ev)
+	withFingerprint := func(fp string) *component.Registry {
+		reg := testRegistry(ev)
+		r, _ := reg.Get("test.fake")
+		reg.Remove("test.fake")
+		r.Fingerprint = fp
+		if err := reg.Add(r); err != nil {
+			t.Fatal(err)
+		}
+		return reg
+	}
+	s := &script.Script{Blocks: []*script.Block{
+		comp("test.fake", "a", 1, map[string]any{"value": "x"}),
+		comp("test.fake", "b", 2, map[string]any{"value": ref("test.fake.a", "out", 2)}),
+	}}
+	if err := c.ApplyWith(s, withFingerprint("v1")); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "run test.fake.b")
+	ev.take()
+	// Same script, same fingerprint: nothing happens.
+	if err := c.ApplyWith(s, withFingerprint("v1")); err != nil {
+		t.Fatal(err)
+	}
+	if got := ev.take(); len(got) != 0 {
+		t.Fatalf("an unchanged reload did %v", got)
+	}
+	// A new implementation: both are rebuilt, dependants after dependencies.
+	if err := c.ApplyWith(s, withFingerprint("v2")); err != nil {
+		t.Fatal(err)
+	}
+	ev.waitFor(t, "run test.fake.b")
+	got := ev.take()
+	want := []string{"build test.fake.a x", "build test.fake.b out:x", "stop test.fake.b", "stop test.fake.a"}
+	if len(got) != 6 || !reflect.DeepEqual(got[:4], want) ||
+		!slices.Contains(got[4:], "run test.fake.a") || !slices.Contains(got[4:], "run test.fake.b") {
+		t.Fatalf("events = %v, want %v then both runs", got, want)
+	}
+}

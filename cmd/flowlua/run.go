@@ -91,8 +91,9 @@ func (r *runCmd) Run(e *env) error {
 		Services:   svcs,
 		DataPath:   r.StoragePath,
 		Registerer: metrics,
-		Load: func() (*script.Script, error) {
-			return loadScript(r.Path, reg, defs)
+		Load: func() (*script.Script, *component.Registry, error) {
+			s, err := loadScript(r.Path, reg, defs)
+			return s, nil, err
 		},
 	})
 

@@ -27,6 +27,11 @@ type Registration struct {
 	// Source says where the component comes from ("native" unless a plugin
 	// sets it), for listings.
 	Source string
+	// Fingerprint identifies the implementation (e.g. a hash of a plugin's
+	// files). When a reload brings a registration with another
+	// fingerprint, running components of that name are rebuilt rather
+	// than updated. Native components leave it empty.
+	Fingerprint string
 }
 
 // Registry holds component registrations by name.
