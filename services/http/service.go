@@ -3,21 +3,15 @@ package http
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/services"
 )
 
@@ -28,51 +22,36 @@ func init() {
 	})
 }
 
-// Service is the http service.
+// shutdownTimeout bounds the wait for in-flight requests at shutdown.
+const shutdownTimeout = 5 * time.Second
+
+// Service is the http service: one address serving readiness, health,
+// reload, metrics, the components API and the routes of components, in
+// plaintext or TLS as the script's `http { tls = ... }` block says.
 type Service struct {
-	opts   services.Options
-	logger *slog.Logger
+	opts    services.Options
+	logger  *slog.Logger
+	metrics *serviceMetrics
+	routes  *routeTable
 
 	tlsConfig atomic.Pointer[tls.Config] // nil: plaintext
 	addr      atomic.Pointer[string]     // the bound address once listening
 
-	mu     sync.RWMutex
-	routes map[string]http.Handler // component id -> handler under its prefix
-	host   services.Host
+	mu   sync.RWMutex
+	host services.Host // set by Run
 }
 
 var _ services.Service = (*Service)(nil)
 
-// Data is what components that declare the http service get.
-type Data struct {
-	svc *Service
-}
-
-// Handle registers h as the component's routes under
-// /api/v0/component/{id}/; the handler sees paths relative to that prefix.
-// Registering again replaces the handler; nil removes it.
-func (d Data) Handle(componentID string, h http.Handler) {
-	d.svc.mu.Lock()
-	defer d.svc.mu.Unlock()
-	if h == nil {
-		delete(d.svc.routes, componentID)
-		return
-	}
-	d.svc.routes[componentID] = h
-}
-
-// PathPrefix returns the prefix of a component's routes.
-func (d Data) PathPrefix(componentID string) string {
-	return "/api/v0/component/" + componentID + "/"
-}
-
-// New returns the http service.
+// New returns the http service; it listens once Run is called.
 func New(opts services.Options) *Service {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{opts: opts, logger: logger.With("service", ServiceName), routes: map[string]http.Handler{}}
+	s := &Service{opts: opts, logger: logger.With("service", ServiceName), routes: newRouteTable()}
+	s.metrics = newServiceMetrics(s, opts.Registerer)
+	return s
 }
 
 // Definition describes the service.
@@ -80,8 +59,16 @@ func (s *Service) Definition() services.Definition {
 	return services.Definition{Name: ServiceName, ConfigType: Config{}}
 }
 
-// Data returns the handle components use to register routes.
-func (s *Service) Data() any { return Data{svc: s} }
+// Data returns the Data components use to register routes. Prefer
+// ComponentData, which binds the data to one component.
+func (s *Service) Data() any { return Data{routes: s.routes} }
+
+// ComponentData returns the Data of one component: its Handle refuses any
+// id but componentID. The engine calls it, when a service has it, instead
+// of Data for a component's GetServiceData.
+func (s *Service) ComponentData(componentID string) any {
+	return Data{routes: s.routes, owner: componentID}
+}
 
 // Addr returns the address the service listens on, or "" before Run.
 func (s *Service) Addr() string {
@@ -91,23 +78,35 @@ func (s *Service) Addr() string {
 	return ""
 }
 
-// Update applies a new `http { ... }` block. A TLS setting takes effect for
-// the next connection: no restart, no port re-bind.
+// Update applies a new `http { ... }` block. A TLS setting takes effect
+// for the next connection, with no restart and no re-bind: configuring
+// TLS refuses plaintext from then on, removing it serves plaintext again.
+// An invalid TLS setting is an error and the previous one stays.
 func (s *Service) Update(newConfig any) error {
-	cfg, _ := newConfig.(Config)
+	cfg, ok := newConfig.(Config)
+	if !ok && newConfig != nil {
+		return fmt.Errorf("http: unexpected config type %T", newConfig)
+	}
 	if cfg.TLS == nil {
-		s.tlsConfig.Store(nil)
+		if s.tlsConfig.Swap(nil) != nil {
+			s.logger.Info("TLS off: serving plaintext")
+		}
 		return nil
 	}
 	tc, err := cfg.TLS.Build()
 	if err != nil {
 		return fmt.Errorf("http: tls: %w", err)
 	}
-	s.tlsConfig.Store(tc)
+	if s.tlsConfig.Swap(tc) == nil {
+		s.logger.Info("TLS on: plaintext requests are refused")
+	} else {
+		s.logger.Info("TLS configuration updated")
+	}
 	return nil
 }
 
-// Run serves until ctx ends.
+// Run listens on the --http.listen-addr address and serves until ctx
+// ends. An address that cannot be bound is fatal to the process.
 func (s *Service) Run(ctx context.Context, host services.Host) error {
 	s.mu.Lock()
 	s.host = host
@@ -120,19 +119,34 @@ func (s *Service) Run(ctx context.Context, host services.Host) error {
 		}
 		return err
 	}
+	return s.serve(ctx, ln)
+}
+
+// serve serves on ln until ctx ends.
+func (s *Service) serve(ctx context.Context, ln net.Listener) error {
 	addr := ln.Addr().String()
 	s.addr.Store(&addr)
 	s.logger.Info("serving HTTP", "addr", addr)
-	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
+	sl := newSwitchingListener(ln, &s.tlsConfig, s.logger, defaultTimeouts)
+	srv := &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelDebug),
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(&switchingListener{Listener: ln, tls: &s.tlsConfig}) }()
+	go func() { errc <- srv.Serve(sl) }()
 	select {
 	case <-ctx.Done():
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			_ = srv.Close()
+		}
+		<-errc
 		return nil
 	case err := <-errc:
+		sl.Close()
 		if errors.Is(err, http.ErrServerClosed) {
 			return nil
 		}
@@ -140,139 +154,8 @@ func (s *Service) Run(ctx context.Context, host services.Host) error {
 	}
 }
 
-func (s *Service) handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /-/ready", func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Ready != nil && !s.opts.Ready() {
-			http.Error(w, "not ready: the first load has not been applied", http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ready")
-	})
-	mux.HandleFunc("GET /-/healthy", s.serveHealthy)
-	mux.HandleFunc("POST /-/reload", func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Reload == nil {
-			http.Error(w, "reload is not available", http.StatusNotImplemented)
-			return
-		}
-		if err := s.opts.Reload(); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		fmt.Fprintln(w, "reloaded")
-	})
-	if s.opts.Metrics != nil {
-		mux.Handle("GET /metrics", promhttp.HandlerFor(s.opts.Metrics, promhttp.HandlerOpts{}))
-	}
-	mux.HandleFunc("GET /api/v0/components", func(w http.ResponseWriter, r *http.Request) {
-		host := s.currentHost()
-		if host == nil {
-			writeJSON(w, http.StatusOK, []componentJSON{})
-			return
-		}
-		infos := host.ListComponents()
-		out := make([]componentJSON, 0, len(infos))
-		for _, info := range infos {
-			out = append(out, toJSON(info))
-		}
-		writeJSON(w, http.StatusOK, out)
-	})
-	mux.HandleFunc("GET /api/v0/components/{id}", func(w http.ResponseWriter, r *http.Request) {
-		host := s.currentHost()
-		if host == nil {
-			http.NotFound(w, r)
-			return
-		}
-		info, err := host.GetComponent(r.PathValue("id"))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusNotFound)
-			return
-		}
-		writeJSON(w, http.StatusOK, toJSON(info))
-	})
-	mux.HandleFunc("/api/v0/component/{id}/", s.serveComponentRoute)
-	return mux
-}
-
 func (s *Service) currentHost() services.Host {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.host
-}
-
-func (s *Service) serveHealthy(w http.ResponseWriter, r *http.Request) {
-	host := s.currentHost()
-	if host == nil {
-		http.Error(w, "not running yet", http.StatusServiceUnavailable)
-		return
-	}
-	var bad []string
-	for _, info := range host.ListComponents() {
-		if info.Health.Health == component.HealthUnhealthy || info.Health.Health == component.HealthExited {
-			bad = append(bad, fmt.Sprintf("%s: %s: %s", info.ID, info.Health.Health, info.Health.Message))
-		}
-	}
-	if len(bad) > 0 {
-		sort.Strings(bad)
-		http.Error(w, "unhealthy components:\n"+strings.Join(bad, "\n"), http.StatusServiceUnavailable)
-		return
-	}
-	fmt.Fprintln(w, "healthy")
-}
-
-func (s *Service) serveComponentRoute(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	s.mu.RLock()
-	h := s.routes[id]
-	s.mu.RUnlock()
-	if h == nil {
-		http.NotFound(w, r)
-		return
-	}
-	http.StripPrefix(strings.TrimSuffix(Data{}.PathPrefix(id), "/"), h).ServeHTTP(w, r)
-}
-
-type healthJSON struct {
-	State      string    `json:"state"`
-	Message    string    `json:"message"`
-	UpdateTime time.Time `json:"updated_at"`
-}
-
-type componentJSON struct {
-	ID           string     `json:"id"`
-	Name         string     `json:"name"`
-	Label        string     `json:"label"`
-	Health       healthJSON `json:"health"`
-	Dependencies []string   `json:"dependencies"`
-	Dependants   []string   `json:"dependants"`
-}
-
-func toJSON(info component.Info) componentJSON {
-	return componentJSON{
-		ID:    info.ID,
-		Name:  info.Name,
-		Label: info.Label,
-		Health: healthJSON{
-			State:      info.Health.Health.String(),
-			Message:    info.Health.Message,
-			UpdateTime: info.Health.UpdateTime,
-		},
-		Dependencies: nonNil(info.Dependencies),
-		Dependants:   nonNil(info.Dependants),
-	}
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
 }

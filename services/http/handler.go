@@ -1,0 +1,94 @@
+package http
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// handler returns everything the service serves (see SPEC section 6).
+func (s *Service) handler() http.Handler {
+	mux := http.NewServeMux()
+	handle := func(pattern, label string, h http.HandlerFunc) {
+		mux.Handle(pattern, s.metrics.instrument(label, h))
+	}
+	handle("GET /-/ready", "/-/ready", s.serveReady)
+	handle("GET /-/healthy", "/-/healthy", s.serveHealthy)
+	handle("POST /-/reload", "/-/reload", s.serveReload)
+	if s.opts.Metrics != nil {
+		metrics := promhttp.HandlerFor(s.opts.Metrics, promhttp.HandlerOpts{
+			ErrorHandling: promhttp.ContinueOnError, // one broken collector must not hide the rest
+		})
+		handle("GET /metrics", "/metrics", metrics.ServeHTTP)
+	}
+	handle("GET /api/v0/components", "/api/v0/components", s.serveComponents)
+	handle("GET /api/v0/components/{id}", "/api/v0/components/{id}", s.serveComponent)
+	handle(componentRoutesRoot+"{id}/", componentRoutesRoot+"{id}/", s.serveComponentRoute)
+	handle("/api/v0/cluster/", "/api/v0/cluster/", notAvailable("clustering"))
+	handle("/api/v0/debug/", "/api/v0/debug/", notAvailable("live debugging"))
+	handle("/", "other", http.NotFound)
+	return s.refusePlaintext(mux)
+}
+
+// refusePlaintext refuses plaintext requests while TLS is on. The
+// listener refuses new plaintext connections; this catches requests on a
+// plaintext keep-alive connection opened before TLS was configured.
+func (s *Service) refusePlaintext(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil && s.tlsConfig.Load() != nil {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "Client sent an HTTP request to an HTTPS server.", http.StatusBadRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// serveReady answers 200 once the first load has been applied, else 503.
+func (s *Service) serveReady(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Ready != nil && !s.opts.Ready() {
+		http.Error(w, "not ready: the first load has not been applied", http.StatusServiceUnavailable)
+		return
+	}
+	fmt.Fprintln(w, "ready")
+}
+
+// serveReload reloads the script: 200, or 400 with the errors of a
+// rejected script (the running graph is kept).
+func (s *Service) serveReload(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Reload == nil {
+		http.Error(w, "reload is not available", http.StatusNotImplemented)
+		return
+	}
+	if err := s.opts.Reload(); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	fmt.Fprintln(w, "reloaded")
+}
+
+// serveComponentRoute passes a request under a component's prefix to the
+// handler the component registered, or answers 404.
+func (s *Service) serveComponentRoute(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	host := s.currentHost()
+	h := s.routes.lookup(id, host)
+	if h == nil {
+		if host != nil {
+			s.routes.prune(host.ListComponents())
+		}
+		http.Error(w, "no routes for component "+id, http.StatusNotFound)
+		return
+	}
+	http.StripPrefix(strings.TrimSuffix(ComponentPrefix(id), "/"), h).ServeHTTP(w, r)
+}
+
+// notAvailable answers 404 for the routes of a service flowlua does not
+// have yet.
+func notAvailable(what string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, what+" is not available yet", http.StatusNotFound)
+	}
+}
