@@ -168,10 +168,7 @@ func exportHint(name string, reg component.Registration) string {
 
 // exportTypes returns a registration's exports by name.
 func exportTypes(reg component.Registration) map[string]reflect.Type {
-	if reg.Exports == nil {
-		return nil
-	}
-	return decode.ExportTypes(reflect.TypeOf(reg.Exports))
+	return reg.ExportTypes()
 }
 
 // typecheck decodes every block's arguments with each reference standing
@@ -198,27 +195,24 @@ func (b *builder) typecheck() {
 // DecodeBlock evaluates a node's block with lookup and decodes it into a
 // fresh value of the node's arguments (or config) type.
 func DecodeBlock(n *Node, lookup Lookup) (any, error) {
-	var proto any
-	if n.Kind == script.KindService {
-		proto = n.Service.ConfigType
-		if proto == nil {
-			if n.Block != nil && len(n.Block.Args) > 0 {
-				return nil, &decode.Error{Message: fmt.Sprintf("service %q takes no configuration", n.ID)}
-			}
-			return nil, nil
-		}
-	} else {
-		proto = n.Registration.Args
-	}
 	var args map[string]any
 	if n.Block != nil {
 		args = n.Block.Args
+	}
+	if n.Kind == script.KindService && n.Service.ConfigType == nil {
+		if len(args) > 0 {
+			return nil, &decode.Error{Message: fmt.Sprintf("service %q takes no configuration", n.ID)}
+		}
+		return nil, nil
 	}
 	value, err := Evaluate(args, lookup)
 	if err != nil {
 		return nil, err
 	}
-	target := reflect.New(reflect.TypeOf(proto))
+	if n.Kind == script.KindComponent {
+		return n.Registration.DecodeArgs(value)
+	}
+	target := reflect.New(reflect.TypeOf(n.Service.ConfigType))
 	if err := decode.Decode(value, target.Interface()); err != nil {
 		return nil, err
 	}

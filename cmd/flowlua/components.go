@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"text/tabwriter"
 
@@ -34,14 +33,11 @@ func (c *componentsCmd) Run(e *env) error {
 	if len(r.NeedsServices) > 0 {
 		fmt.Fprintf(e.stdout, "\nServices: %s\n", strings.Join(r.NeedsServices, ", "))
 	}
+	args, exports := r.Describe()
 	fmt.Fprintln(e.stdout, "\nArguments:")
-	writeFields(e, decode.Describe(reflect.TypeOf(r.Args)), true)
+	writeFields(e, args, true)
 	fmt.Fprintln(e.stdout, "\nExports:")
-	if r.Exports == nil {
-		fmt.Fprintln(e.stdout, "  (none)")
-		return nil
-	}
-	writeFields(e, decode.Describe(reflect.TypeOf(r.Exports)), false)
+	writeFields(e, exports, false)
 	return nil
 }
 

@@ -2,6 +2,8 @@ package component
 
 import (
 	"fmt"
+
+	"github.com/flowlua/flowlua/engine/decode"
 	"reflect"
 	"regexp"
 	"sort"
@@ -27,11 +29,64 @@ type Registration struct {
 	// Source says where the component comes from ("native" unless a plugin
 	// sets it), for listings.
 	Source string
+	// Schema, when set, takes the place of Args and Exports for components
+	// whose arguments and exports are not Go structs (components written
+	// in Lua).
+	Schema Schema
 	// Fingerprint identifies the implementation (e.g. a hash of a plugin's
 	// files). When a reload brings a registration with another
 	// fingerprint, running components of that name are rebuilt rather
 	// than updated. Native components leave it empty.
 	Fingerprint string
+}
+
+// Schema describes arguments and exports that are not Go structs.
+type Schema interface {
+	// DecodeArgs decodes an evaluated script value (see engine/script) into
+	// arguments, with the rules and errors of package engine/decode; in
+	// check mode the value may hold placeholders.
+	DecodeArgs(v any) (Arguments, error)
+	// ExportTypes returns the Go type of each export by name; a nil type
+	// means any type.
+	ExportTypes() map[string]reflect.Type
+	// Describe documents the arguments and exports for listings.
+	Describe() (args, exports []decode.Field)
+}
+
+// ExportTypes returns the registration's exports by name.
+func (r Registration) ExportTypes() map[string]reflect.Type {
+	if r.Schema != nil {
+		return r.Schema.ExportTypes()
+	}
+	if r.Exports == nil {
+		return nil
+	}
+	return decode.ExportTypes(reflect.TypeOf(r.Exports))
+}
+
+// DecodeArgs decodes an evaluated script value into a fresh value of the
+// registration's arguments.
+func (r Registration) DecodeArgs(v any) (Arguments, error) {
+	if r.Schema != nil {
+		return r.Schema.DecodeArgs(v)
+	}
+	target := reflect.New(reflect.TypeOf(r.Args))
+	if err := decode.Decode(v, target.Interface()); err != nil {
+		return nil, err
+	}
+	return target.Elem().Interface(), nil
+}
+
+// Describe documents the registration's arguments and exports.
+func (r Registration) Describe() (args, exports []decode.Field) {
+	if r.Schema != nil {
+		return r.Schema.Describe()
+	}
+	args = decode.Describe(reflect.TypeOf(r.Args))
+	if r.Exports != nil {
+		exports = decode.Describe(reflect.TypeOf(r.Exports))
+	}
+	return args, exports
 }
 
 // Registry holds component registrations by name.
@@ -75,8 +130,8 @@ func (reg *Registry) Add(r Registration) error {
 	if r.Build == nil {
 		return fmt.Errorf("component %q: Build is nil", r.Name)
 	}
-	if r.Args == nil {
-		return fmt.Errorf("component %q: Args is nil", r.Name)
+	if r.Args == nil && r.Schema == nil {
+		return fmt.Errorf("component %q: neither Args nor Schema is set", r.Name)
 	}
 	if r.Exports != nil && reflect.TypeOf(r.Exports).Kind() != reflect.Struct {
 		return fmt.Errorf("component %q: Exports must be a struct, got %T", r.Name, r.Exports)
