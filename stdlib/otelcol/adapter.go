@@ -35,8 +35,9 @@ type adapter struct {
 
 	mu      sync.Mutex
 	args    decoded
-	cur     *instance // nil when not running (or failed to start)
-	running bool
+	cur     *instance      // nil when not running (or failed to start)
+	running bool           // between starting and stopping in Run
+	done    bool           // Run has returned
 	bg      sync.WaitGroup // shutdowns of replaced instances
 }
 
@@ -79,10 +80,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 		a.input = telemetry.NewIndirect()
 	}
 	if k.class == classExtension {
-		if err := runningExtensions.declare(a.id, a); err != nil {
-			bridge.close()
-			return nil, err
-		}
+		runningExtensions.declare(a.id, a)
 	}
 	inst, err := a.newInstance(d)
 	if err != nil {
@@ -160,8 +158,8 @@ func (a *adapter) Run(ctx context.Context) error {
 	names := stringsIn(a.args.values)
 	a.mu.Unlock()
 	if pending := runningExtensions.wait(ctx, names); len(pending) > 0 {
-		a.cleanup()
-		return nil // cancelled before the extensions ran
+		a.finish(context.Background()) // cancelled before the extensions ran
+		return nil
 	}
 
 	a.mu.Lock()
@@ -182,15 +180,23 @@ func (a *adapter) Run(ctx context.Context) error {
 
 	<-ctx.Done()
 
+	a.finish(ctx)
+	return nil
+}
+
+// finish stops the current instance (draining it, with ctx's values but
+// not its cancellation) and releases what Build took. Updates after it
+// only record their arguments.
+func (a *adapter) finish(ctx context.Context) {
 	a.mu.Lock()
 	a.running = false
+	a.done = true
 	inst := a.cur
 	a.cur = nil
 	a.mu.Unlock()
 	a.retire(context.WithoutCancel(ctx), inst)
 	a.bg.Wait()
 	a.cleanup()
-	return nil
 }
 
 // startLocked starts inst and makes it current: the input points at it,
@@ -244,6 +250,10 @@ func (a *adapter) Update(args flowcomp.Arguments) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.done {
+		a.args = d
+		return nil
+	}
 
 	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config)
 	if a.cur != nil && sameConfig && usedSignals(a.args.output) == usedSignals(d.output) {

@@ -123,6 +123,8 @@ func decodeArgs(k *kind, v any) (decoded, error) {
 	d.config = k.factory.CreateDefaultConfig()
 	if err := confmap.NewFromStringMap(d.values).Unmarshal(d.config); err != nil {
 		errs = append(errs, unmarshalErrors(err, k.configType, d.values)...)
+	} else if unknown := unknownKeys(d.values, k.configType); len(unknown) > 0 {
+		errs = append(errs, unknown...)
 	} else if !d.partial && len(p.errs) == 0 {
 		errs = append(errs, validate(k, d.values, d.config)...)
 	}

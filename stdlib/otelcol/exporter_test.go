@@ -4,7 +4,9 @@ import (
 	"context"
 	"net"
 	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,6 +194,42 @@ func TestPersistentQueueOnFileStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, func() bool { return server.traces.spans() == td.SpanCount() }, "spans at the server")
+
+	// A new config replaces the exporter while its queue file is open:
+	// the new instance cannot open it beside the old one, so the old one
+	// stops first while incoming data waits; nothing is lost.
+	var sent atomic.Int64
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for !stop.Load() {
+			if err := exp.input().ConsumeTraces(context.Background(), spans(5)); err != nil {
+				t.Errorf("send during update: %v", err)
+				return
+			}
+			sent.Add(5)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	time.Sleep(20 * time.Millisecond)
+	if err := exp.update("otelcol.exporter.otlp", map[string]any{
+		"endpoint":      server.addr,
+		"tls":           map[string]any{"insecure": true},
+		"timeout":       "3s",
+		"sending_queue": map[string]any{"storage": id},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	stop.Store(true)
+	<-done
+	want := td.SpanCount() + int(sent.Load())
+	eventually(t, func() bool { return server.traces.spans() == want }, "%d spans at the server (got %d)", want, server.traces.spans())
+	exp.waitHealthy()
+	if !strings.Contains(exp.logs.String(), "could not start beside the old one") {
+		t.Error("the update did not take the stop-first path")
+	}
 
 	dir := ext.comp.(*adapter).opts.DataPath
 	entries, err := os.ReadDir(dir)

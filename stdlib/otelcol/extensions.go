@@ -2,7 +2,6 @@ package otelcol
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"go.opentelemetry.io/collector/component"
@@ -30,19 +29,16 @@ func newExtensionRegistry() *extensionRegistry {
 	return &extensionRegistry{byID: map[component.ID]*extensionEntry{}, changed: make(chan struct{})}
 }
 
-// declare records that owner will run the extension id. Another owner
-// holding id is an error.
-func (r *extensionRegistry) declare(id component.ID, owner any) error {
+// declare records that owner will run the extension id. A later owner
+// takes the id over (a reload may build the new component before the old
+// one stops): the old owner's calls are then ignored.
+func (r *extensionRegistry) declare(id component.ID, owner any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if e, ok := r.byID[id]; ok && e.owner != owner {
-		return fmt.Errorf("extension %s is already run by another component", id)
-	}
-	if _, ok := r.byID[id]; !ok {
+	if e, ok := r.byID[id]; !ok || e.owner != owner {
 		r.byID[id] = &extensionEntry{owner: owner}
 		r.notifyLocked()
 	}
-	return nil
 }
 
 // set makes ext (nil: not running) the extension id of owner.

@@ -1,0 +1,101 @@
+package otelcol
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/engine/script"
+)
+
+// unknownKeys reports the keys of values that name no field of config
+// type t. confmap reports most unknown keys itself, but not all: a config
+// that squashes a struct with its own Unmarshal (confighttp.ServerConfig
+// in the OTLP receiver's `http`) ignores unknown keys, so
+// `http = { endpont = ... }` would pass silently. This check runs after
+// confmap accepted the values and applies flowlua's rule: unknown keys are
+// errors. It skips what it cannot know: structs with a `,remain` field,
+// types that unmarshal from text, and `enabled`, which
+// configoptional.Optional reads itself.
+func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
+	var errs decode.Errors
+	var walk func(keys []string, v any, t reflect.Type)
+	walk = func(keys []string, v any, t reflect.Type) {
+		d, optional := derefOptional(t)
+		if d == nil || d == durationType || reflect.PointerTo(d).Implements(textUnmarshaler) || isMapList(d) {
+			return
+		}
+		switch d.Kind() {
+		case reflect.Struct:
+			m, ok := v.(map[string]any)
+			if !ok || hasRemain(d) {
+				return
+			}
+			fields := map[string]reflect.Type{}
+			for _, f := range configFields(d) {
+				fields[f.key] = f.typ
+			}
+			for _, k := range script.SortedKeys(m) {
+				ft, ok := fields[k]
+				switch {
+				case ok:
+					walk(append(keys[:len(keys):len(keys)], k), m[k], ft)
+				case optional && k == "enabled":
+				default:
+					errs = append(errs, decode.Errorf(keysPath(keys), "unknown field %q%s", k, script.DidYouMean(k, configKeys(d))))
+				}
+			}
+		case reflect.Map:
+			if m, ok := v.(map[string]any); ok {
+				for _, k := range script.SortedKeys(m) {
+					walk(append(keys[:len(keys):len(keys)], k), m[k], d.Elem())
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			if l, ok := v.([]any); ok {
+				for i, e := range l {
+					walk(append(keys[:len(keys):len(keys)], strconv.Itoa(i)), e, d.Elem())
+				}
+			}
+		}
+	}
+	walk(nil, values, t)
+	return errs
+}
+
+// derefOptional is deref that also reports whether an Optional was met.
+func derefOptional(t reflect.Type) (reflect.Type, bool) {
+	optional := false
+	for t != nil {
+		switch {
+		case t.Kind() == reflect.Pointer:
+			t = t.Elem()
+		case isOptional(t):
+			optional = true
+			f, _ := t.FieldByName("value")
+			t = f.Type
+		default:
+			return t, optional
+		}
+	}
+	return nil, optional
+}
+
+// hasRemain reports whether struct t collects unknown keys in a
+// `,remain` field (directly or through a squashed struct).
+func hasRemain(t reflect.Type) bool {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("mapstructure")
+		if strings.Contains(tag, ",remain") {
+			return true
+		}
+		if _, squash := mapstructureName(sf); squash {
+			if d := deref(sf.Type); d != nil && d.Kind() == reflect.Struct && hasRemain(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
