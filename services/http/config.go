@@ -4,8 +4,12 @@ package http
 
 import (
 	"crypto/tls"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/flowlua/flowlua/engine/decode"
 )
 
 // ServiceName is the name of the service and of its script block.
@@ -32,13 +36,50 @@ func (c *TLSConfig) SetToDefault() {
 	c.MinVersion = "TLS1.2"
 }
 
-// Validate checks that the key pair and CA parse.
+// Validate checks that the key pair and the CA parse, with the field at
+// fault in each error's path.
 func (c TLSConfig) Validate() error {
 	if c.CertPEM == "" || c.KeyPEM == "" {
 		return nil // required fields are reported by the decoder
 	}
-	_, err := c.Build()
-	return err
+	var errs decode.Errors
+	switch {
+	case !hasPEMBlock(c.CertPEM, "CERTIFICATE"):
+		errs = append(errs, decode.Errorf("cert_pem", "no PEM certificate found"))
+	case !hasPEMBlock(c.KeyPEM, "PRIVATE KEY"):
+		errs = append(errs, decode.Errorf("key_pem", "no PEM private key found"))
+	default:
+		if _, err := tls.X509KeyPair([]byte(c.CertPEM), []byte(c.KeyPEM)); err != nil {
+			errs = append(errs, decode.Errorf("key_pem", "%s", strings.TrimPrefix(err.Error(), "tls: ")))
+		}
+	}
+	if c.ClientCAPEM != "" {
+		if _, err := certPool(c.ClientCAPEM); err != nil {
+			errs = append(errs, decode.Errorf("client_ca_pem", "no PEM certificate found"))
+		}
+	} else if c.ClientAuth == "verify_if_given" || c.ClientAuth == "require_and_verify" {
+		errs = append(errs, decode.Errorf("client_auth", "%q needs client_ca_pem", c.ClientAuth))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// hasPEMBlock reports whether text holds a PEM block whose type ends with
+// typ ("PRIVATE KEY" matches "EC PRIVATE KEY" and "RSA PRIVATE KEY").
+func hasPEMBlock(text, typ string) bool {
+	rest := []byte(text)
+	for {
+		var b *pem.Block
+		b, rest = pem.Decode(rest)
+		if b == nil {
+			return false
+		}
+		if strings.HasSuffix(b.Type, typ) {
+			return true
+		}
+	}
 }
 
 // Build returns the crypto/tls configuration.

@@ -65,24 +65,36 @@ func (d Data) Handle(componentID string, h http.Handler) (unregister func(), err
 func (d Data) PathPrefix(componentID string) string { return ComponentPrefix(componentID) }
 
 // route is a component's registered handler.
+//
+// Which instance of the component registered it is not known: Build runs
+// while a predecessor under the same id may still run (a rebuild), Run
+// while the instance itself runs. So a route remembers the instance live
+// when it was registered (prev) and binds to an instance only once one
+// other than prev is seen live: that one is the registrant (prev was
+// replaced). While prev is live the route is served unbound; a route whose
+// instance is gone, or replaced by one that did not register, is dropped.
 type route struct {
-	h http.Handler
-	// instance is the component the route was first seen serving for: a
-	// new instance under the same id that did not register its own routes
-	// must not inherit these. nil until then.
-	instance component.Component
+	h    http.Handler
+	prev component.Component // live under the id at registration, or nil
+	// bound is the instance the route belongs to, once known.
+	bound component.Component
 }
 
 // routeTable holds the routes of components by component id.
 type routeTable struct {
+	// live returns the instance running under an id, or nil.
+	live func(id string) component.Component
+
 	mu     sync.Mutex
 	routes map[string]*route
 }
 
-func newRouteTable() *routeTable { return &routeTable{routes: map[string]*route{}} }
+func newRouteTable(live func(id string) component.Component) *routeTable {
+	return &routeTable{live: live, routes: map[string]*route{}}
+}
 
 func (t *routeTable) add(id string, h http.Handler) *route {
-	r := &route{h: h}
+	r := &route{h: h, prev: t.live(id)}
 	t.mu.Lock()
 	t.routes[id] = r
 	t.mu.Unlock()
@@ -147,28 +159,32 @@ func (t *routeTable) prune(infos []component.Info) {
 }
 
 // check decides whether r serves for id, live being id's component in
-// the graph (nil if absent), and drops r if its component is gone.
-//
-// A route registered by a component that is built but not committed yet
-// (its load is still being applied, or failed) has never been seen live:
-// it is kept but not served. Once seen, it is bound to that instance.
+// the graph (nil if absent), and drops r once its component is gone.
 func (t *routeTable) check(id string, r *route, live *component.Info) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.routes[id] != r {
 		return false // replaced or removed meanwhile
 	}
+	var inst component.Component
+	if live != nil {
+		inst = live.Component
+	}
 	switch {
-	case live == nil || live.Component == nil:
-		if r.instance != nil { // it ran, and is gone
+	case inst == nil:
+		if r.bound != nil || r.prev != nil { // what ran under the id is gone
 			delete(t.routes, id)
 		}
+		// Otherwise the registrant is new and not committed yet (or its
+		// load failed, and a later registration replaces the route).
 		return false
-	case r.instance == nil:
-		r.instance = live.Component
-	case !sameInstance(r.instance, live.Component):
-		delete(t.routes, id) // a new instance that registered nothing
-		return false
+	case r.bound != nil:
+		if !sameInstance(r.bound, inst) {
+			delete(t.routes, id) // a new instance that registered nothing
+			return false
+		}
+	case r.prev == nil || !sameInstance(r.prev, inst):
+		r.bound = inst
 	}
 	return slices.Contains(live.Dependencies, ServiceName)
 }

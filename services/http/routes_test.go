@@ -161,3 +161,59 @@ func TestComponentRouteNeedsDeclaredService(t *testing.T) {
 }
 
 var _ component.Component = (*nopComponent)(nil)
+
+// A component rebuilt under the same id (its implementation changed)
+// registers in Build while its predecessor still runs: the new route
+// survives the switch, and the predecessor's late unregister leaves it.
+func TestComponentRouteAcrossRebuild(t *testing.T) {
+	host := &fakeHost{}
+	s := newHostedService(services.Options{}, host)
+	const id = "testing.route.a"
+	old, successor := &nopComponent{name: "old"}, &nopComponent{name: "new"}
+	host.set(healthyInfo(id, old))
+	unregisterOld, err := s.Data().(Data).Handle(id, hello("old")) // from old's Run
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, body := serve(s, "GET", ComponentPrefix(id)); body != "old /" {
+		t.Fatalf("old: %q", body)
+	}
+
+	if _, err := s.Data().(Data).Handle(id, hello("new")); err != nil { // successor's Build
+		t.Fatal(err)
+	}
+	if code, body := serve(s, "GET", ComponentPrefix(id)); code != 200 || body != "new /" {
+		t.Fatalf("between the successor's build and its commit: %d %q", code, body)
+	}
+	host.set(healthyInfo(id, successor))
+	unregisterOld() // old's Run returns
+	for range 2 {
+		if code, body := serve(s, "GET", ComponentPrefix(id)); code != 200 || body != "new /" {
+			t.Fatalf("after the rebuild: %d %q", code, body)
+		}
+	}
+	host.set()
+	if code, _ := serve(s, "GET", ComponentPrefix(id)); code != 404 || s.routes.len() != 0 {
+		t.Fatalf("after removal: %d, %d routes", code, s.routes.len())
+	}
+}
+
+// A route registered from Run and never unregistered goes with its
+// component.
+func TestComponentRouteRegisteredInRunDropped(t *testing.T) {
+	host := &fakeHost{}
+	s := newHostedService(services.Options{}, host)
+	const id = "testing.route.a"
+	host.set(healthyInfo(id, &nopComponent{}))
+	if _, err := s.Data().(Data).Handle(id, hello("a")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := serve(s, "GET", ComponentPrefix(id)+"x"); code != 200 {
+		t.Fatalf("while running: %d", code)
+	}
+	host.set()
+	s.routes.prune(host.ListComponents())
+	if n := s.routes.len(); n != 0 {
+		t.Fatalf("%d routes after removal", n)
+	}
+}

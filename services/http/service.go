@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/services"
 )
 
@@ -49,7 +50,8 @@ func New(opts services.Options) *Service {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{opts: opts, logger: logger.With("service", ServiceName), routes: newRouteTable()}
+	s := &Service{opts: opts, logger: logger.With("service", ServiceName)}
+	s.routes = newRouteTable(s.liveComponent)
 	s.metrics = newServiceMetrics(s, opts.Registerer)
 	return s
 }
@@ -152,6 +154,19 @@ func (s *Service) serve(ctx context.Context, ln net.Listener) error {
 		}
 		return fmt.Errorf("http: %w", err)
 	}
+}
+
+// liveComponent returns the component running under id, or nil.
+func (s *Service) liveComponent(id string) component.Component {
+	host := s.currentHost()
+	if host == nil {
+		return nil
+	}
+	info, err := host.GetComponent(id)
+	if err != nil {
+		return nil
+	}
+	return info.Component
 }
 
 func (s *Service) currentHost() services.Host {
