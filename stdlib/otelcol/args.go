@@ -2,10 +2,9 @@ package otelcol
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"maps"
 	"os"
-	"reflect"
 	"strings"
 
 	"go.opentelemetry.io/collector/component"
@@ -15,47 +14,47 @@ import (
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
-// Args are the arguments of an otelcol component whose upstream config
-// type is C. Each registration has its own Args type, which tells a fresh
-// value which factory it decodes for.
-type Args[C component.Config] struct {
+// Args are the arguments of an otelcol component. A value made by its
+// registration's DecodeArgs (or copied from Registration.Args) knows the
+// upstream factory it decodes for.
+type Args struct {
 	// Output is where a receiver or processor sends each signal.
 	Output telemetry.Output
 	// Config is the upstream config: the factory's defaults with the
 	// script's keys unmarshalled over them. It is incomplete and was not
 	// validated when the arguments held placeholders (check mode).
-	Config C
+	Config component.Config
 
+	kind *kind
 	// values are the script's keys other than output, as plain values.
 	values map[string]any
 	// partial is set when a placeholder stood for a value (check mode).
 	partial bool
 }
 
-var _ decode.Unmarshaler = (*Args[component.Config])(nil)
+var _ decode.Unmarshaler = (*Args)(nil)
 
 // UnmarshalScript decodes the script's table: `output` into Output, every
 // other key into Config (see the package comment). Errors are
 // decode.Errors with field paths.
-func (a *Args[C]) UnmarshalScript(v any) error {
-	k := kindOf(reflect.TypeFor[Args[C]]())
-	if k == nil {
-		return fmt.Errorf("otelcol: no component is registered for config %v", reflect.TypeFor[C]())
+func (a *Args) UnmarshalScript(v any) error {
+	if a.kind == nil {
+		return errors.New("otelcol.Args: not made by a registration, it does not know its component")
 	}
-	d, err := decodeArgs(k, v)
+	d, err := decodeArgs(a.kind, v)
 	if err != nil {
 		return err
 	}
-	a.Output, a.Config, a.values, a.partial = d.output, d.config.(C), d.values, d.partial
+	a.Output, a.Config, a.values, a.partial = d.output, d.config, d.values, d.partial
 	return nil
 }
 
 // MarshalJSON writes the arguments for the API: the upstream config as
 // confmap marshals it (secrets redacted) and the number of consumers of
 // each signal.
-func (a Args[C]) MarshalJSON() ([]byte, error) {
+func (a Args) MarshalJSON() ([]byte, error) {
 	out := map[string]any{}
-	if any(a.Config) != nil {
+	if a.Config != nil {
 		conf := confmap.New()
 		if err := conf.Marshal(a.Config); err == nil {
 			maps.Copy(out, conf.ToStringMap())
@@ -77,27 +76,6 @@ type decoded struct {
 	config  component.Config
 	values  map[string]any
 	partial bool
-}
-
-// argsFrom returns the decoded content of the arguments the engine gives
-// Build and Update.
-func argsFrom[C component.Config](args any) (decoded, error) {
-	var a Args[C]
-	switch v := args.(type) {
-	case Args[C]:
-		a = v
-	case *Args[C]:
-		a = *v
-	default:
-		return decoded{}, fmt.Errorf("otelcol: arguments of type %T, want %T", args, a)
-	}
-	if any(a.Config) == nil || a.values == nil {
-		// Never decoded (no arguments at all): decode the empty table.
-		if err := a.UnmarshalScript(map[string]any{}); err != nil {
-			return decoded{}, err
-		}
-	}
-	return decoded{output: a.Output, config: a.Config, values: a.values, partial: a.partial}, nil
 }
 
 // decodeArgs decodes a script table for kind k.

@@ -16,18 +16,18 @@ import (
 
 // The upstream components flowlua hosts: one line each.
 func init() {
-	RegisterReceiver[*otlpreceiver.Config]("otlp", otlpreceiver.NewFactory())
+	RegisterReceiver("otlp", otlpreceiver.NewFactory())
 
-	RegisterProcessor[*batchprocessor.Config]("batch", batchprocessor.NewFactory())
-	RegisterProcessor[*memorylimiterprocessor.Config]("memory_limiter", memorylimiterprocessor.NewFactory())
-	RegisterProcessor[*attributesprocessor.Config]("attributes", attributesprocessor.NewFactory())
-	RegisterProcessor[*filterprocessor.Config]("filter", filterprocessor.NewFactory())
-	RegisterProcessor[*transformprocessor.Config]("transform", transformprocessor.NewFactory())
+	RegisterProcessor("batch", batchprocessor.NewFactory())
+	RegisterProcessor("memory_limiter", memorylimiterprocessor.NewFactory())
+	RegisterProcessor("attributes", attributesprocessor.NewFactory())
+	RegisterProcessor("filter", filterprocessor.NewFactory())
+	RegisterProcessor("transform", transformprocessor.NewFactory())
 
-	RegisterExporter[*otlpexporter.Config]("otlp", otlpexporter.NewFactory()) // type otlp_grpc upstream
-	RegisterExporter[*otlphttpexporter.Config]("otlphttp", otlphttpexporter.NewFactory())
-	RegisterExporter[*debugexporter.Config]("debug", debugexporter.NewFactory())
-	RegisterExporter[*fileexporter.Config]("file", fileexporter.NewFactory())
+	RegisterExporter("otlp", otlpexporter.NewFactory()) // type otlp_grpc upstream
+	RegisterExporter("otlphttp", otlphttpexporter.NewFactory())
+	RegisterExporter("debug", debugexporter.NewFactory())
+	RegisterExporter("file", fileexporter.NewFactory())
 
-	RegisterExtension[*filestorage.Config]("file_storage", filestorage.NewFactory(), WithDataDir("directory", "compaction.directory"))
+	RegisterExtension("file_storage", filestorage.NewFactory(), WithDataDir("directory", "compaction.directory"))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,13 +13,13 @@ import (
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
-var _ decode.Describer = (*Args[*struct{}])(nil)
+var _ decode.Describer = (*Args)(nil)
 
 // DescribeFields lists the arguments for `flowlua components NAME`:
 // `output` for receivers and processors, then the upstream config's keys
 // read from its mapstructure tags, with the factory's defaults.
-func (a *Args[C]) DescribeFields() []decode.Field {
-	k := kindOf(reflect.TypeFor[Args[C]]())
+func (a *Args) DescribeFields() []decode.Field {
+	k := a.kind
 	if k == nil {
 		return nil
 	}
@@ -32,6 +33,12 @@ func (a *Args[C]) DescribeFields() []decode.Field {
 	}
 	d := describer{out: out, active: map[reflect.Type]bool{}}
 	d.fields("", reflect.ValueOf(k.factory.CreateDefaultConfig()))
+	for i, f := range d.out {
+		if slices.Contains(k.dataDirKeys, f.Path) {
+			d.out[i].Default = ""
+			d.out[i].Doc = "defaults to the component's directory under --storage.path"
+		}
+	}
 	return d.out
 }
 

@@ -2,14 +2,16 @@ package otelcol
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
 // describe lists a registered component's fields as `flowlua components`
-// does: decode.Describe of the registered Args type.
+// does.
 func describe(t *testing.T, name string) map[string]decode.Field {
 	t.Helper()
 	reg, ok := flowcomp.DefaultRegistry.Get(name)
@@ -17,7 +19,8 @@ func describe(t *testing.T, name string) map[string]decode.Field {
 		t.Fatalf("%s not registered", name)
 	}
 	fields := map[string]decode.Field{}
-	for _, f := range decode.Describe(reflect.TypeOf(reg.Args)) {
+	args, _ := reg.Describe()
+	for _, f := range args {
 		if _, dup := fields[f.Path]; dup {
 			t.Errorf("%s: field %s listed twice", name, f.Path)
 		}
@@ -61,7 +64,7 @@ func TestDescribe(t *testing.T) {
 	}, {
 		comp: "otelcol.extension.file_storage",
 		want: []decode.Field{
-			{Path: "directory", Type: "string", Default: `"/var/lib/otelcol/file_storage"`},
+			{Path: "directory", Type: "string", Doc: "defaults to the component's directory under --storage.path"},
 			{Path: "compaction.on_start", Type: "boolean"},
 		},
 	}}
@@ -101,16 +104,27 @@ func TestRegistrations(t *testing.T) {
 		if err := decode.CheckType(reflect.TypeOf(reg.Args)); err != nil {
 			t.Errorf("%s: %v", n, err)
 		}
+		types := reg.ExportTypes()
+		switch {
+		case strings.HasPrefix(n, "otelcol.receiver."):
+			if len(types) != 0 {
+				t.Errorf("%s exports %v", n, types)
+			}
+		case strings.HasPrefix(n, "otelcol.extension."):
+			if types["id"] != reflect.TypeFor[string]() {
+				t.Errorf("%s exports %v, want id", n, types)
+			}
+		default:
+			if types["input"] != reflect.TypeFor[telemetry.Consumer]() {
+				t.Errorf("%s exports %v, want input", n, types)
+			}
+		}
 	}
 }
 
 func TestCollectorID(t *testing.T) {
-	k := kindOf(reflect.TypeFor[Args[*struct{}]]())
-	if k != nil {
-		t.Fatal("unregistered config type has a kind")
-	}
 	reg, _ := flowcomp.DefaultRegistry.Get("otelcol.exporter.otlp")
-	k = kindOf(reflect.TypeOf(reg.Args))
+	k := reg.Schema.(*kind)
 	for flowID, want := range map[string]string{
 		"otelcol.exporter.otlp.upstream":            "otlp_grpc/upstream",
 		"gateway.eu.otelcol.exporter.otlp.upstream": "otlp_grpc/gateway.eu.upstream",
@@ -118,5 +132,17 @@ func TestCollectorID(t *testing.T) {
 		if got := collectorID(k, flowID).String(); got != want {
 			t.Errorf("collectorID(%s) = %s, want %s", flowID, got, want)
 		}
+	}
+}
+
+// TestArgsWithoutKind: an Args that no registration made cannot decode
+// and says why.
+func TestArgsWithoutKind(t *testing.T) {
+	var a Args
+	if err := a.UnmarshalScript(map[string]any{}); err == nil || !strings.Contains(err.Error(), "not made by a registration") {
+		t.Errorf("err = %v", err)
+	}
+	if a.DescribeFields() != nil {
+		t.Error("an Args without kind describes fields")
 	}
 }

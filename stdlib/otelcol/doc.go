@@ -4,24 +4,26 @@
 // otelcol.extension.*. Adding an upstream component is one registration
 // line (see components.go):
 //
-//	RegisterProcessor[*batchprocessor.Config]("batch", batchprocessor.NewFactory())
+//	RegisterProcessor("batch", batchprocessor.NewFactory())
 //
-// The type argument is the factory's config type. It gives every
-// component its own Args type, which is how a fresh Args value (the engine
-// decodes into reflect.New of the registered type) knows its factory.
+// Each registration's Schema (component.Schema) is the upstream factory:
+// it decodes arguments into an Args that knows its factory, names the
+// exports and describes the upstream config's keys.
 //
 // # Arguments
 //
 // A component's arguments are the upstream component's own configuration
 // keys, as in the collector's YAML, plus `output` for receivers and
-// processors. Decoding (Args.UnmarshalScript):
+// processors. Decoding (Schema.DecodeArgs, then Args.UnmarshalScript):
 //
 //  1. `output` decodes into a telemetry.Output.
 //  2. Every other value is converted to a plain value (integral numbers
 //     become ints, so that attributes keep their YAML types; empty tables
 //     become what the config field holds) and unmarshalled over the
 //     factory's default config with confmap, as the collector does.
-//  3. The config is validated by the collector's own confmap.Validate,
+//  3. Keys that confmap let through but that name no config field are
+//     errors too (confmap ignores them inside some squashed structs).
+//  4. The config is validated by the collector's own confmap.Validate,
 //     unless a *script.Placeholder was present (check mode).
 //
 // Errors become *decode.Error with the field path and a "did you mean"

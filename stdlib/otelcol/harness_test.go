@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -20,20 +19,18 @@ import (
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
-	"github.com/flowlua/flowlua/engine/decode"
 )
 
 // decodeFor decodes script-like arguments for a registered component the
-// way the engine's loader does: into reflect.New of the registered type.
+// way the engine's loader does.
 func decodeFor(t *testing.T, name string, args map[string]any) (flowcomp.Registration, any, error) {
 	t.Helper()
 	reg, ok := flowcomp.DefaultRegistry.Get(name)
 	if !ok {
 		t.Fatalf("%s is not registered", name)
 	}
-	target := reflect.New(reflect.TypeOf(reg.Args))
-	err := decode.Decode(args, target.Interface())
-	return reg, target.Elem().Interface(), err
+	v, err := reg.DecodeArgs(args)
+	return reg, v, err
 }
 
 // running is a component built and run as the engine would.

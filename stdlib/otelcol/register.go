@@ -1,9 +1,7 @@
 package otelcol
 
 import (
-	"fmt"
 	"reflect"
-	"sync"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/exporter"
@@ -41,10 +39,9 @@ func WithDataDir(keys ...string) Option {
 }
 
 // RegisterReceiver registers an upstream receiver as
-// otelcol.receiver.<typ>. C is the factory's config type (a pointer, as
-// CreateDefaultConfig returns it); a mismatch panics.
-func RegisterReceiver[C component.Config](typ string, f receiver.Factory, opts ...Option) {
-	register[C](typ, classReceiver, f, opts, func(k *kind) {
+// otelcol.receiver.<typ>. It panics if the name is taken.
+func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
+	register(typ, classReceiver, f, opts, func(k *kind) {
 		k.supports = [numSignals]bool{
 			f.TracesStability() != component.StabilityLevelUndefined,
 			f.MetricsStability() != component.StabilityLevelUndefined,
@@ -66,8 +63,8 @@ func RegisterReceiver[C component.Config](typ string, f receiver.Factory, opts .
 
 // RegisterProcessor registers an upstream processor as
 // otelcol.processor.<typ>; see RegisterReceiver.
-func RegisterProcessor[C component.Config](typ string, f processor.Factory, opts ...Option) {
-	register[C](typ, classProcessor, f, opts, func(k *kind) {
+func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
+	register(typ, classProcessor, f, opts, func(k *kind) {
 		k.supports = [numSignals]bool{
 			f.TracesStability() != component.StabilityLevelUndefined,
 			f.MetricsStability() != component.StabilityLevelUndefined,
@@ -89,8 +86,8 @@ func RegisterProcessor[C component.Config](typ string, f processor.Factory, opts
 
 // RegisterExporter registers an upstream exporter as
 // otelcol.exporter.<typ>; see RegisterReceiver.
-func RegisterExporter[C component.Config](typ string, f exporter.Factory, opts ...Option) {
-	register[C](typ, classExporter, f, opts, func(k *kind) {
+func RegisterExporter(typ string, f exporter.Factory, opts ...Option) {
+	register(typ, classExporter, f, opts, func(k *kind) {
 		k.supports = [numSignals]bool{
 			f.TracesStability() != component.StabilityLevelUndefined,
 			f.MetricsStability() != component.StabilityLevelUndefined,
@@ -112,8 +109,8 @@ func RegisterExporter[C component.Config](typ string, f exporter.Factory, opts .
 
 // RegisterExtension registers an upstream extension as
 // otelcol.extension.<typ>; see RegisterReceiver.
-func RegisterExtension[C component.Config](typ string, f extension.Factory, opts ...Option) {
-	register[C](typ, classExtension, f, opts, func(k *kind) {
+func RegisterExtension(typ string, f extension.Factory, opts ...Option) {
+	register(typ, classExtension, f, opts, func(k *kind) {
 		k.createExtension = func(s settings, cfg component.Config) (component.Component, error) {
 			return f.Create(s.ctx, extension.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}, cfg)
 		}
@@ -133,8 +130,8 @@ type kind struct {
 	create func(s settings, cfg component.Config, sig signal, next telemetry.Consumer) (component.Component, error)
 	// createExtension makes an extension.
 	createExtension func(s settings, cfg component.Config) (component.Component, error)
-	// decoded extracts the content of the kind's Args.
-	decoded func(args any) (decoded, error)
+	// exports is a zero value of the exports type, nil for receivers.
+	exports flowcomp.Exports
 }
 
 // hasOutput reports whether the kind takes `output`.
@@ -143,53 +140,34 @@ func (k *kind) hasOutput() bool { return k.class == classReceiver || k.class == 
 // hasInput reports whether the kind exports `input`.
 func (k *kind) hasInput() bool { return k.class == classProcessor || k.class == classExporter }
 
-// kinds maps each Args[C] type to its kind.
-var kinds sync.Map // reflect.Type → *kind
-
-// kindOf returns the kind registered for Args type t.
-func kindOf(t reflect.Type) *kind {
-	if k, ok := kinds.Load(t); ok {
-		return k.(*kind)
-	}
-	return nil
-}
-
-func register[C component.Config](typ string, cl class, f component.Factory, opts []Option, setup func(*kind)) {
+func register(typ string, cl class, f component.Factory, opts []Option, setup func(*kind)) {
 	k := &kind{
 		name:       "otelcol." + cl.String() + "." + typ,
 		class:      cl,
 		factory:    f,
-		configType: reflect.TypeFor[C](),
-	}
-	if got := reflect.TypeOf(f.CreateDefaultConfig()); got != k.configType {
-		panic(fmt.Sprintf("%s: factory config is %v, registered as %v", k.name, got, k.configType))
+		configType: reflect.TypeOf(f.CreateDefaultConfig()),
 	}
 	setup(k)
-	k.decoded = argsFrom[C]
 	for _, o := range opts {
 		o(k)
 	}
-	argsType := reflect.TypeFor[Args[C]]()
-	if _, dup := kinds.LoadOrStore(argsType, k); dup {
-		panic(fmt.Sprintf("%s: config type %v is already registered", k.name, k.configType))
-	}
-	var exports flowcomp.Exports
 	switch {
 	case k.hasInput():
-		exports = telemetry.Exports{}
+		k.exports = telemetry.Exports{}
 	case cl == classExtension:
-		exports = ExtensionExports{}
+		k.exports = ExtensionExports{}
 	}
 	flowcomp.Register(flowcomp.Registration{
 		Name:    k.name,
-		Args:    Args[C]{},
-		Exports: exports,
+		Args:    Args{kind: k},
+		Exports: k.exports,
+		Schema:  k,
 		Build: func(opts flowcomp.Options, args flowcomp.Arguments) (flowcomp.Component, error) {
-			a, err := k.decoded(args)
+			d, err := k.decoded(args)
 			if err != nil {
 				return nil, err
 			}
-			return newAdapter(k, opts, a)
+			return newAdapter(k, opts, d)
 		},
 	})
 }

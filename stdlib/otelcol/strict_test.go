@@ -3,7 +3,6 @@ package otelcol
 import (
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -22,7 +21,7 @@ func TestStrictKeysAcceptUpstreamConfigs(t *testing.T) {
 			continue
 		}
 		reg, _ := flowcomp.DefaultRegistry.Get(name)
-		k := kindOf(reflect.TypeOf(reg.Args))
+		k := reg.Schema.(*kind)
 		out, err := exec.Command("go", "list", "-f", "{{.Dir}}", k.configType.Elem().PkgPath()).Output()
 		if err != nil {
 			t.Skipf("go list: %v", err)
