@@ -1,5 +1,3 @@
-// Package http is the http service: one address that serves health,
-// metrics, the API and the routes of components.
 package http
 
 import (

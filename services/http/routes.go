@@ -23,7 +23,8 @@ func ComponentPrefix(componentID string) string {
 }
 
 // Data is what a component that declared the http service gets from
-// GetServiceData("http"): the means to serve routes under its prefix.
+// GetServiceData("http"): the means to serve routes under its prefix. Its
+// methods are safe for concurrent use.
 type Data struct {
 	routes *routeTable
 	// owner is the component the data was handed to, when the engine

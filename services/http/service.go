@@ -61,13 +61,13 @@ func (s *Service) Definition() services.Definition {
 	return services.Definition{Name: ServiceName, ConfigType: Config{}}
 }
 
-// Data returns the Data components use to register routes. Prefer
-// ComponentData, which binds the data to one component.
+// Data returns the Data components use to register routes, for any
+// component id. Safe for concurrent use.
 func (s *Service) Data() any { return Data{routes: s.routes} }
 
-// ComponentData returns the Data of one component: its Handle refuses any
-// id but componentID. The engine calls it, when a service has it, instead
-// of Data for a component's GetServiceData.
+// ComponentData returns the Data handed to one component: its Handle
+// refuses any id but componentID. An engine that knows which component
+// asks calls it instead of Data. Safe for concurrent use.
 func (s *Service) ComponentData(componentID string) any {
 	return Data{routes: s.routes, owner: componentID}
 }
