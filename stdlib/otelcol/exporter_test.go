@@ -155,6 +155,10 @@ func TestReceiverToOTLPExporter(t *testing.T) {
 	if got, want := tracesJSON(t, server.traces.all()[0]), tracesJSON(t, td); got != want {
 		t.Errorf("traces differ:\n got %s\nwant %s", got, want)
 	}
+	// The exporter runs as type otlp_grpc, not the deprecated alias otlp.
+	if strings.Contains(strings.ToLower(exp.logs.String()), "deprecated") {
+		t.Errorf("the exporter logged a deprecation:\n%s", exp.logs.String())
+	}
 	if got, want := metricsJSON(t, server.metrics.all()[0]), metricsJSON(t, md); got != want {
 		t.Errorf("metrics differ:\n got %s\nwant %s", got, want)
 	}
