@@ -285,6 +285,9 @@ func (c *Controller) build(n *Node, args component.Arguments) (*runningNode, err
 			if sn == nil {
 				return nil, fmt.Errorf("no service %q", name)
 			}
+			if cd, ok := sn.svc.(services.ComponentDataService); ok {
+				return cd.ComponentData(n.ID), nil
+			}
 			return sn.svc.Data(), nil
 		},
 	}

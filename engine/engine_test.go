@@ -397,6 +397,7 @@ func TestControllerRebuildsWhenImplementationChanges(t *testing.T) {
 	if err := c.ApplyWith(s, withFingerprint("v1")); err != nil {
 		t.Fatal(err)
 	}
+	ev.waitFor(t, "run test.fake.a")
 	ev.waitFor(t, "run test.fake.b")
 	ev.take()
 	// Same script, same fingerprint: nothing happens.
@@ -410,6 +411,7 @@ func TestControllerRebuildsWhenImplementationChanges(t *testing.T) {
 	if err := c.ApplyWith(s, withFingerprint("v2")); err != nil {
 		t.Fatal(err)
 	}
+	ev.waitFor(t, "run test.fake.a")
 	ev.waitFor(t, "run test.fake.b")
 	got := ev.take()
 	want := []string{"build test.fake.a x", "build test.fake.b out:x", "stop test.fake.b", "stop test.fake.a"}

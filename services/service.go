@@ -51,6 +51,16 @@ type Service interface {
 	Data() any
 }
 
+// ComponentDataService is a Service whose data depends on the component
+// asking for it (the http service mounts a component's routes under that
+// component's own prefix only).
+type ComponentDataService interface {
+	Service
+	// ComponentData returns what the component with this id may use. It
+	// must be safe for concurrent use.
+	ComponentData(componentID string) any
+}
+
 // Host is what the engine offers services.
 type Host interface {
 	// GetComponent returns the component with the given id.

@@ -2,5 +2,6 @@
 package all
 
 import (
-	_ "github.com/flowlua/flowlua/stdlib/file" // file.*
+	_ "github.com/flowlua/flowlua/stdlib/file"    // file.*
+	_ "github.com/flowlua/flowlua/stdlib/otelcol" // otelcol.*
 )
