@@ -38,15 +38,27 @@ func WithDataDir(keys ...string) Option {
 	return func(k *kind) { k.dataDirKeys = append(k.dataDirKeys, keys...) }
 }
 
+// stabilities is what receiver, processor and exporter factories share.
+type stabilities interface {
+	TracesStability() component.StabilityLevel
+	MetricsStability() component.StabilityLevel
+	LogsStability() component.StabilityLevel
+}
+
+// signalsOf returns which signals a factory supports.
+func signalsOf(f stabilities) [numSignals]bool {
+	return [numSignals]bool{
+		f.TracesStability() != component.StabilityLevelUndefined,
+		f.MetricsStability() != component.StabilityLevelUndefined,
+		f.LogsStability() != component.StabilityLevelUndefined,
+	}
+}
+
 // RegisterReceiver registers an upstream receiver as
 // otelcol.receiver.<typ>. It panics if the name is taken.
 func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
 	register(typ, classReceiver, f, opts, func(k *kind) {
-		k.supports = [numSignals]bool{
-			f.TracesStability() != component.StabilityLevelUndefined,
-			f.MetricsStability() != component.StabilityLevelUndefined,
-			f.LogsStability() != component.StabilityLevelUndefined,
-		}
+		k.supports = signalsOf(f)
 		k.create = func(s settings, cfg component.Config, sig signal, next telemetry.Consumer) (component.Component, error) {
 			set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
@@ -65,11 +77,7 @@ func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
 // otelcol.processor.<typ>; see RegisterReceiver.
 func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
 	register(typ, classProcessor, f, opts, func(k *kind) {
-		k.supports = [numSignals]bool{
-			f.TracesStability() != component.StabilityLevelUndefined,
-			f.MetricsStability() != component.StabilityLevelUndefined,
-			f.LogsStability() != component.StabilityLevelUndefined,
-		}
+		k.supports = signalsOf(f)
 		k.create = func(s settings, cfg component.Config, sig signal, next telemetry.Consumer) (component.Component, error) {
 			set := processor.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
@@ -88,11 +96,7 @@ func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
 // otelcol.exporter.<typ>; see RegisterReceiver.
 func RegisterExporter(typ string, f exporter.Factory, opts ...Option) {
 	register(typ, classExporter, f, opts, func(k *kind) {
-		k.supports = [numSignals]bool{
-			f.TracesStability() != component.StabilityLevelUndefined,
-			f.MetricsStability() != component.StabilityLevelUndefined,
-			f.LogsStability() != component.StabilityLevelUndefined,
-		}
+		k.supports = signalsOf(f)
 		k.create = func(s settings, cfg component.Config, sig signal, _ telemetry.Consumer) (component.Component, error) {
 			set := exporter.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
