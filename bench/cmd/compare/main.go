@@ -252,6 +252,7 @@ func runAll(ctx context.Context, o *options) error {
 
 	start := time.Now()
 	var all []measurement
+	var failures []string
 	notes := map[string]bool{}
 	for _, p := range o.pipelines {
 		for _, sig := range o.signals {
@@ -266,6 +267,15 @@ func runAll(ctx context.Context, o *options) error {
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
+					// Skip before waiting for quiet (measure checks again).
+					var skip skipError
+					if _, err := command(o, sys, p); errors.As(err, &skip) {
+						if !notes[skip.reason] {
+							logf("skipping %s: %s", sys, skip.reason)
+							notes[skip.reason] = true
+						}
+						continue
+					}
 					if o.quiet > 0 {
 						if busy, err := waitQuiet(ctx, o.quiet, o.quietWait); err != nil {
 							return err
@@ -274,7 +284,6 @@ func runAll(ctx context.Context, o *options) error {
 						}
 					}
 					m, err := measure(ctx, o, sys, p, sig, rep, logDir)
-					var skip skipError
 					if errors.As(err, &skip) {
 						if !notes[skip.reason] {
 							logf("skipping %s: %s", sys, skip.reason)
@@ -283,7 +292,14 @@ func runAll(ctx context.Context, o *options) error {
 						continue
 					}
 					if err != nil {
-						return fmt.Errorf("%s %s %s rep %d: %w", sys, p, sig, rep, err)
+						if ctx.Err() != nil {
+							return ctx.Err()
+						}
+						// Go on with the other measurements; report at the end.
+						f := fmt.Sprintf("%s %s %s rep %d: %v", sys, p, sig, rep, err)
+						logf("FAILED %s", f)
+						failures = append(failures, f)
+						continue
 					}
 					logf("%-9s %-12s %-7s rep %d: %d items, %.2f CPU-s, %.0f items/CPU-s, peak RSS %.0f MB, util %.2f, loadgen %.2f CPU-s, sink %.2f CPU-s, other %.2f cores",
 						sys, p, sig, rep, m.Items, m.CPUSeconds, m.ItemsPerCPUSecond, m.PeakRSSMB, m.Util, m.LoadgenCPUSeconds, m.SinkCPUSeconds, m.OtherCores)
@@ -303,6 +319,12 @@ func runAll(ctx context.Context, o *options) error {
 		}
 	}
 	printSummary(os.Stdout, o, all, notes)
+	if len(failures) > 0 {
+		for _, f := range failures {
+			fmt.Fprintf(os.Stdout, "FAILED: %s\n", f)
+		}
+		return fmt.Errorf("%d measurement(s) failed", len(failures))
+	}
 	return nil
 }
 
@@ -324,9 +346,36 @@ func command(o *options, sys, p string) ([]string, error) {
 		if _, err := os.Stat(file); err != nil {
 			return nil, skipError{fmt.Sprintf("no flowlua pipeline %s (%s)", p, file)}
 		}
+		if err := checkFlowlua(o.flowluaBin, file); err != nil {
+			return nil, err
+		}
 		return []string{o.flowluaBin, "run", "--no-watch", "--http.listen-addr=127.0.0.1:0", file}, nil
 	}
 	return nil, fmt.Errorf("unknown system %q", sys)
+}
+
+// flowluaChecks caches checkFlowlua's verdicts by pipeline file.
+var flowluaChecks = map[string]error{}
+
+// checkFlowlua runs `flowlua check FILE` once per file and turns a failure
+// into a skipError: while flowlua lacks a component a pipeline needs, the
+// runner notes it and measures the rest.
+func checkFlowlua(bin, file string) error {
+	if err, ok := flowluaChecks[file]; ok {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "check", file)
+	// Endpoints for env() in the script; check starts nothing.
+	cmd.Env = append(os.Environ(), "RECEIVER_ENDPOINT=127.0.0.1:4317", "EXPORTER_ENDPOINT=127.0.0.1:4319")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		err = skipError{fmt.Sprintf("%s check %s failed (%v): %s", bin, file, err, first)}
+	}
+	flowluaChecks[file] = err
+	return err
 }
 
 // proc is a started child process.

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+)
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// TestProcReaders reads this test process's own CPU time, peak RSS and the
+// machine's busy time.
+func TestProcReaders(t *testing.T) {
+	pid := os.Getpid()
+	c0, err := cpuSeconds(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(50 * time.Millisecond); time.Now().Before(end); {
+	}
+	c1, err := cpuSeconds(pid)
+	if err != nil || c1 < c0 {
+		t.Fatalf("cpu %v then %v (%v)", c0, c1, err)
+	}
+	if rss, err := peakRSSMB(pid); err != nil || rss <= 0 {
+		t.Fatalf("peak RSS %v (%v)", rss, err)
+	}
+	if b, err := busySeconds(); err != nil || b <= 0 {
+		t.Fatalf("busy %v (%v)", b, err)
+	}
+}
+
+func TestFreePortsDistinct(t *testing.T) {
+	addrs, err := freePorts(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, a := range addrs {
+		if seen[a] {
+			t.Fatalf("duplicate %s in %v", a, addrs)
+		}
+		seen[a] = true
+	}
+}
+
+// TestPollDeadline checks a wait that never succeeds gives up on time.
+func TestPollDeadline(t *testing.T) {
+	start := time.Now()
+	err := poll(context.Background(), 100*time.Millisecond, 10*time.Millisecond, "never", func() (bool, error) { return false, nil })
+	if err == nil || time.Since(start) > 2*time.Second {
+		t.Fatalf("err %v after %v", err, time.Since(start))
+	}
+}
+
+func TestSkipMissingFlowlua(t *testing.T) {
+	o := &options{benchDir: t.TempDir(), flowluaBin: "/nonexistent/flowlua"}
+	if _, err := command(o, "flowlua", "passthrough"); err == nil {
+		t.Fatal("want a skip for a missing binary")
+	} else if _, ok := err.(skipError); !ok {
+		t.Fatalf("want a skipError, got %T %v", err, err)
+	}
+	if _, err := command(o, "collector", "nope"); err == nil {
+		t.Fatal("want a skip for a missing collector config")
+	}
+}
