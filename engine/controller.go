@@ -332,9 +332,29 @@ func (c *Controller) stop(rn *runningNode, why string) {
 	c.logger.Info("stopping component", "component_id", rn.id, "reason", why)
 	if cancel != nil {
 		cancel()
-		<-done
+		waitLogged(c.logger, done, "component_id", rn.id)
 	}
 	rn.metrics.unregisterAll()
+}
+
+// stopWarnEvery is how often a slow stop is logged.
+const stopWarnEvery = 10 * time.Second
+
+// waitLogged waits for done, logging every stopWarnEvery that a node is
+// still draining: a stop is never cut short (exporters drain their
+// queues), but it is never silent either.
+func waitLogged(logger *slog.Logger, done <-chan struct{}, key, id string) {
+	start := time.Now()
+	t := time.NewTicker(stopWarnEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			logger.Warn("still waiting for a node to stop", key, id, "waited", time.Since(start).Round(time.Second))
+		}
+	}
 }
 
 // update applies new arguments to a running component; a failure keeps
@@ -508,7 +528,7 @@ func (c *Controller) shutdown() {
 		for _, id := range slices.Backward(g.Order) {
 			if sn := c.services[id]; sn != nil && sn.started {
 				sn.cancel()
-				<-sn.done
+				waitLogged(c.logger, sn.done, "service", id)
 			}
 		}
 	}
