@@ -1,0 +1,56 @@
+package pdatalua
+
+import (
+	lua "github.com/yuin/gopher-lua"
+)
+
+// batchMethods are the methods of a batch of any signal, besides the bulk
+// helpers and the signal's own.
+var batchMethods = map[string]lua.LGFunction{
+	"signal": func(L *lua.LState) int {
+		b := checkBatch(L, 0)
+		L.Push(lua.LString([...]string{sigTraces: "traces", sigMetrics: "metrics", sigLogs: "logs"}[b.sig]))
+		return 1
+	},
+	// methods(name) returns the methods of a bound type ("batch",
+	// "resource", "scope", "span", "metric", "point", "record") as a table,
+	// so that a script can keep them in locals: a call through a local skips
+	// the method lookup. The table is a copy, made once per state.
+	"methods": func(L *lua.LState) int {
+		b := checkBatch(L, 0)
+		L.Push(b.bd.methodTable(L, b.sig, L.CheckString(2)))
+		return 1
+	},
+	"read_only": func(L *lua.LState) int {
+		L.Push(lua.LBool(checkBatch(L, 0).readOnly))
+		return 1
+	},
+	"resource_count": func(L *lua.LState) int {
+		L.Push(lua.LNumber(checkBatch(L, 0).resourceCount()))
+		return 1
+	},
+	"resource": func(L *lua.LState) int {
+		b := checkBatch(L, 0)
+		ri, ok := checkIndex(L, 2, b.resourceCount())
+		if !ok {
+			L.Push(lua.LNil)
+			return 1
+		}
+		L.Push(b.moveResource(&b.atResource, ri))
+		return 1
+	},
+	"resources": func(L *lua.LState) int {
+		b := checkBatch(L, 0)
+		_, ud := b.newResource(-1)
+		return iterate(L, b.bd.resourcesNext, ud)
+	},
+	// remove_empty removes, when the callback returns, every scope and
+	// resource that holds nothing (and, for metrics, every metric without
+	// points), not only those the drops emptied.
+	"remove_empty": func(L *lua.LState) int {
+		b := checkBatch(L, 0)
+		b.writable(L)
+		b.removeEmpty = true
+		return 0
+	},
+}
