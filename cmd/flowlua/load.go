@@ -4,21 +4,63 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"strings"
 
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind"
+	"github.com/flowlua/flowlua/luabind/plugin"
 	"github.com/flowlua/flowlua/services"
+
+	_ "github.com/flowlua/flowlua/stdlib/lua" // lua.* (until stdlib/all imports it)
 )
 
-// loadScript runs the Lua script at path into its neutral form.
-func loadScript(path string, reg *component.Registry, defs []services.Definition) (*script.Script, error) {
+// loadScript runs the Lua script at path into its neutral form and loads
+// the plugins it declares (looked up in pluginsPath too); it returns the
+// registry to check the script against: reg plus the plugins' components.
+// As luabind.Load, it returns a script that ran despite mistakes along
+// with them; the registry is nil when a plugin failed to load.
+func loadScript(path string, reg *component.Registry, defs []services.Definition, pluginsPath []string) (*script.Script, *component.Registry, error) {
 	names := make([]string, len(defs))
 	for i, d := range defs {
 		names[i] = d.Name
 	}
-	return luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: names})
+	s, err := luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: names})
+	if s == nil {
+		return nil, nil, err
+	}
+	preg, perr := plugin.Load(s, reg, plugin.Options{SearchPaths: pluginsPath})
+	if perr != nil {
+		return s, nil, mergeDiagnostics(script.AsDiagnostics(err), script.AsDiagnostics(perr))
+	}
+	return s, preg, err
+}
+
+// pluginsPathEnv is --plugins.path for the commands without the flag
+// (check, graph, components): FLOWLUA_PLUGINS_PATH, comma-separated.
+func pluginsPathEnv() []string {
+	var dirs []string
+	for _, d := range strings.Split(os.Getenv("FLOWLUA_PLUGINS_PATH"), ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// AfterApply adds the plugins found in plugins/ and FLOWLUA_PLUGINS_PATH
+// to the registry `flowlua components` lists, under their own names. A
+// broken plugin is left out.
+func (c *componentsCmd) AfterApply() error {
+	regs, _ := plugin.Scan(append([]string{"plugins"}, pluginsPathEnv()...))
+	for _, r := range regs {
+		if _, taken := component.DefaultRegistry.Get(r.Name); !taken {
+			_ = component.DefaultRegistry.Add(r)
+		}
+	}
+	return nil
 }
 
 // checkScript loads and checks the script at path against the built-in
@@ -32,9 +74,8 @@ func checkScript(path string) (*engine.Graph, error) {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	reg := component.DefaultRegistry
-	s, err := loadScript(path, reg, defs)
-	if s == nil {
+	s, reg, err := loadScript(path, component.DefaultRegistry, defs, pluginsPathEnv())
+	if s == nil || reg == nil {
 		return nil, err
 	}
 	// A script that ran despite mistakes is checked too, so that one run

@@ -92,8 +92,7 @@ func (r *runCmd) Run(e *env) error {
 		DataPath:   r.StoragePath,
 		Registerer: metrics,
 		Load: func() (*script.Script, *component.Registry, error) {
-			s, err := loadScript(r.Path, reg, defs)
-			return s, nil, err
+			return loadScript(r.Path, reg, defs, r.PluginsPath)
 		},
 	})
 

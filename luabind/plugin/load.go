@@ -1,0 +1,216 @@
+package plugin
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/engine/script"
+)
+
+// Options configure Load.
+type Options struct {
+	// SearchPaths are directories a relative plugin path is looked up in
+	// after the script's directory (the --plugins.path flag), before the
+	// default plugins/ next to the script.
+	SearchPaths []string
+}
+
+// declaration is the argument table of `plugin "acme" { ... }`.
+type declaration struct {
+	Path    string   `lua:"path" doc:"the plugin directory (default: the namespace), relative to the script's directory or a plugins path"`
+	Version string   `lua:"version" doc:"the version the plugin must have"`
+	Grants  []string `lua:"grants" doc:"what the plugin's components may use beyond the sandbox: os.time, os.date, os.clock, os.difftime, os.getenv, io.open"`
+}
+
+// Load loads the plugins s declares and returns a clone of base with
+// their components added under the declared namespaces (base itself
+// when s declares none). The plugins' files are appended to s.Files, so
+// that they are watched like the script. Every problem is returned as a
+// script.Diagnostic: at the declaration (a missing directory, a version
+// mismatch, a missing grant) or in the plugin's files (a malformed
+// manifest or component).
+func Load(s *script.Script, base *component.Registry, opts Options) (*component.Registry, error) {
+	if len(s.Plugins) == 0 {
+		return base, nil
+	}
+	reg := base.Clone()
+	var ds script.Diagnostics
+	for _, decl := range s.Plugins {
+		files, err := loadDeclared(s, decl, reg, opts)
+		if err != nil {
+			ds = append(ds, script.AsDiagnostics(err)...)
+			continue
+		}
+		s.Files = append(s.Files, files...)
+	}
+	if len(ds) > 0 {
+		ds.Sort()
+		return nil, ds
+	}
+	return reg, nil
+}
+
+// loadDeclared loads one declared plugin into reg and returns its files.
+func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry, opts Options) ([]string, error) {
+	ns := decl.Namespace
+	at := func(format string, args ...any) error {
+		return script.Diagnostics{script.Errorf(decl.Pos, "plugin %q: "+format, append([]any{ns}, args...)...)}
+	}
+	var d declaration
+	if err := decode.Decode(decl.Args, &d); err != nil {
+		var ds script.Diagnostics
+		var errs decode.Errors
+		if errors.As(err, &errs) {
+			for _, e := range errs {
+				ds = append(ds, script.Errorf(decl.Pos, "plugin %q: %s", ns, e.Error()))
+			}
+			return nil, ds
+		}
+		return nil, at("%v", err)
+	}
+	if !nameRE.MatchString(ns) {
+		return nil, at("a namespace must be lowercase letters, digits and _")
+	}
+	if taken := namespaceTaken(reg, ns); taken != "" {
+		return nil, at("the namespace clashes with the component %s: choose another one", taken)
+	}
+	if err := checkGrants(d.Grants); err != nil {
+		return nil, at("grants: %v", err)
+	}
+	if d.Path == "" {
+		d.Path = ns
+	}
+	dir, err := findDir(filepath.Dir(s.Path), d.Path, opts.SearchPaths)
+	if err != nil {
+		return nil, at("%v", err)
+	}
+	f, err := readDirFiles(dir)
+	switch {
+	case errors.Is(err, errNoManifest):
+		return nil, at("%s is not a plugin directory: it has no %s", dir, manifestLua)
+	case err != nil:
+		return nil, at("reading %s: %v", dir, err)
+	}
+	p, err := load(f)
+	if err != nil {
+		return f.paths(), err
+	}
+	if d.Version != "" && strings.TrimPrefix(d.Version, "v") != strings.TrimPrefix(p.manifest.Version, "v") {
+		return f.paths(), at("version %q declared, but %s is version %q", d.Version, f.display(manifestLua), p.manifest.Version)
+	}
+	var missing []string
+	for _, g := range p.manifest.Grants {
+		if !slices.Contains(d.Grants, g) {
+			missing = append(missing, fmt.Sprintf("%q", g))
+		}
+	}
+	if len(missing) > 0 {
+		return f.paths(), at("the plugin needs grants = { %s }: add them to the declaration to allow it", strings.Join(missing, ", "))
+	}
+	for _, r := range p.registrations(ns) {
+		if err := reg.Add(r); err != nil {
+			return f.paths(), at("%v", err)
+		}
+	}
+	return f.paths(), nil
+}
+
+// namespaceTaken returns a registered component under ns, or "".
+func namespaceTaken(reg *component.Registry, ns string) string {
+	for _, name := range reg.Names() {
+		if name == ns || strings.HasPrefix(name, ns+".") {
+			return name
+		}
+	}
+	return ""
+}
+
+// findDir looks a plugin path up: an absolute path as it is; a relative
+// one in the script's directory, then in each search path, then in
+// plugins/ next to the script.
+func findDir(scriptDir, path string, search []string) (string, error) {
+	if filepath.IsAbs(path) {
+		if isDir(path) {
+			return path, nil
+		}
+		return "", fmt.Errorf("plugin directory %s not found", path)
+	}
+	var tried []string
+	for _, base := range append(append([]string{scriptDir}, search...), filepath.Join(scriptDir, "plugins")) {
+		dir := filepath.Join(base, path)
+		if isDir(dir) {
+			return dir, nil
+		}
+		if !slices.Contains(tried, dir) {
+			tried = append(tried, dir)
+		}
+	}
+	return "", fmt.Errorf("plugin directory %q not found (looked in %s)", path, strings.Join(tried, ", "))
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// LoadFS loads a plugin held in fsys (its root is the plugin directory,
+// e.g. an embed.FS sub-tree) and returns its components under its own
+// name, for built-in plugins; dir names the plugin in messages.
+func LoadFS(fsys fs.FS, dir string) ([]component.Registration, error) {
+	f, err := readFS(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := load(f)
+	if err != nil {
+		return nil, err
+	}
+	return p.registrations(p.manifest.Name), nil
+}
+
+// Scan finds the plugins in the subdirectories of dirs and returns their
+// components under the plugins' own names, for listings: a plugin found
+// twice is listed once (the first, in dirs order then name order), and
+// it gets the grants it asks for. Directories that are no plugins are
+// skipped; broken plugins are returned as errors.
+func Scan(dirs []string) ([]component.Registration, error) {
+	var regs []component.Registration
+	var errs []error
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			f, err := readDirFiles(filepath.Join(dir, e.Name()))
+			if err != nil {
+				if !errors.Is(err, errNoManifest) {
+					errs = append(errs, err)
+				}
+				continue
+			}
+			p, err := load(f)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if seen[p.manifest.Name] {
+				continue
+			}
+			seen[p.manifest.Name] = true
+			regs = append(regs, p.registrations(p.manifest.Name)...)
+		}
+	}
+	return regs, errors.Join(errs...)
+}
