@@ -20,7 +20,7 @@ import (
 )
 
 // writeTxtar writes the files of a txtar archive under dir.
-func writeTxtar(t *testing.T, dir, archive string) {
+func writeTxtar(t testing.TB, dir, archive string) {
 	t.Helper()
 	for _, f := range txtar.Parse([]byte(archive)).Files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Name))
@@ -34,7 +34,7 @@ func writeTxtar(t *testing.T, dir, archive string) {
 }
 
 // loadDecl loads `plugin "<ns>" { args }` declared by a script in dir.
-func loadDecl(t *testing.T, dir, ns string, args map[string]any) (*component.Registry, *script.Script, error) {
+func loadDecl(t testing.TB, dir, ns string, args map[string]any) (*component.Registry, *script.Script, error) {
 	t.Helper()
 	s := &script.Script{
 		Path:    filepath.Join(dir, "main.lua"),
@@ -46,7 +46,7 @@ func loadDecl(t *testing.T, dir, ns string, args map[string]any) (*component.Reg
 
 // mustLoad loads a plugin archive under namespace ns and returns the
 // registration of ns.<name>.
-func mustLoad(t *testing.T, archive, ns, name string, args map[string]any) component.Registration {
+func mustLoad(t testing.TB, archive, ns, name string, args map[string]any) component.Registration {
 	t.Helper()
 	dir := t.TempDir()
 	writeTxtar(t, dir, archive)
@@ -116,7 +116,7 @@ func (e *env) lastExports() map[string]any {
 }
 
 // build decodes args and builds the component.
-func build(t *testing.T, r component.Registration, e *env, args map[string]any) *instance {
+func build(t testing.TB, r component.Registration, e *env, args map[string]any) *instance {
 	t.Helper()
 	a, err := r.DecodeArgs(args)
 	if err != nil {

@@ -430,3 +430,41 @@ return {
 		t.Errorf("health %q", h.Message)
 	}
 }
+
+func TestHostSetExports(t *testing.T) {
+	r := mustLoad(t, `
+-- x/plugin.lua --
+return { name = "x", version = "1", components = { "exp" } }
+-- x/exp.lua --
+set_exports{ count = 1 }
+return {
+  args = { bad = "string" },
+  exports = { count = "integer", name = { type = "string", default = "none" } },
+  start = function()
+    if args.bad == "type" then set_exports{ count = "many" } end
+    if args.bad == "name" then set_exports{ cuont = 2 } end
+    set_exports{ count = 2 }
+  end,
+}
+`, "x", "exp", map[string]any{})
+	for bad, want := range map[string]string{
+		"":     "",
+		"type": "set_exports: count: expected integer, got string",
+		"name": `set_exports: unknown field "cuont" (did you mean "count"?)`,
+	} {
+		e := newEnv("x.exp.a")
+		c := build(t, r, e, map[string]any{"bad": bad})
+		if got := fmt.Sprint(e.lastExports()); got != "map[count:1 name:none]" {
+			t.Errorf("exports at build %s", got)
+		}
+		run(t, c)
+		if want == "" {
+			eventually(t, "start", func() bool { return e.lastExports()["count"] == int64(2) })
+			continue
+		}
+		eventually(t, "start to fail", func() bool { return c.CurrentHealth().Health == component.HealthUnhealthy })
+		if h := c.CurrentHealth(); !strings.Contains(h.Message, want) {
+			t.Errorf("%s: health %q, want %q", bad, h.Message, want)
+		}
+	}
+}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
-	"github.com/flowlua/flowlua/engine/decode"
 )
 
 // instance is a running Lua component.
@@ -249,35 +248,4 @@ func (inst *instance) failed(hook string, err error) {
 	if inst.health.fail(hook, err.Error()) {
 		inst.logger.Error("Lua code failed", "hook", hook, "reason", reason, "err", err.Error())
 	}
-}
-
-// setExports changes some exports and publishes them all. The exports
-// are published as a value of the exports struct, as Go components do.
-func (inst *instance) setExports(m map[string]any) error {
-	if _, ok := m["input"]; ok && inst.input != nil {
-		return errors.New(`"input" is the component's own: it cannot be set`)
-	}
-	target := reflect.New(inst.k.schema.exports.rt).Elem()
-	if err := decode.Decode(m, target.Addr().Interface()); err != nil {
-		return err
-	}
-	inst.expMu.Lock()
-	for name := range m {
-		i := inst.k.schema.exportIndex[name]
-		inst.exports.Field(i).Set(target.Field(i))
-	}
-	inst.expMu.Unlock()
-	inst.publish()
-	return nil
-}
-
-// publish hands a copy of the exports to the engine.
-func (inst *instance) publish() {
-	if inst.opts.OnStateChange == nil {
-		return
-	}
-	inst.expMu.Lock()
-	e := inst.exports.Interface() // a copy
-	inst.expMu.Unlock()
-	inst.opts.OnStateChange(e)
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -40,14 +39,6 @@ type kind struct {
 // metricPrefix prefixes the names of the metrics a component defines:
 // "<plugin>_<component>_".
 func (k *kind) metricPrefix() string { return k.p.manifest.Name + "_" + k.name + "_" }
-
-// initialExports are the exports before the component sets any: their
-// defaults, else zero values, in a value of the exports struct.
-func (k *kind) initialExports() reflect.Value {
-	target := reflect.New(k.schema.exports.rt)
-	_ = decode.Decode(withDefaults(map[string]any{}, k.schema.exports.fields), target.Interface())
-	return target.Elem()
-}
 
 // load reads a plugin's manifest, compiles its files and reads its
 // components' declarations. Mistakes are Diagnostics in the plugin's

@@ -36,7 +36,7 @@ func init() {
 		panic("stdlib/lua: " + err.Error())
 	}
 	for _, r := range regs {
-		r.Source = "plugin lua " + r.Source[len("plugin lua "):] + " (built in)"
+		r.Source += " (built in)"
 		component.Register(r)
 	}
 }
