@@ -30,6 +30,8 @@ type runCmd struct {
 	LogLevel       string   `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
 	LogFormat      string   `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
 
+	FeatureGates []string `name:"feature-gates" env:"FLOWLUA_FEATURE_GATES" help:"Upstream collector feature gates to enable (name or +name) or disable (-name), as the collector's --feature-gates."`
+
 	ClusterEnabled       bool     `name:"cluster.enabled" env:"FLOWLUA_CLUSTER_ENABLED" help:"Join a cluster of flowlua nodes."`
 	ClusterNodeName      string   `name:"cluster.node-name" env:"FLOWLUA_CLUSTER_NODE_NAME" help:"This node's name in the cluster (default: hostname)."`
 	ClusterAdvertiseAddr string   `name:"cluster.advertise-addr" env:"FLOWLUA_CLUSTER_ADVERTISE_ADDR" help:"Address peers reach this node at."`
@@ -48,6 +50,9 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 
 func (r *runCmd) Run(e *env) error {
 	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat)
+	if err := setFeatureGates(r.FeatureGates); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	metrics := prometheus.NewRegistry()
 	metrics.MustRegister(
 		collectors.NewGoCollector(),

@@ -3,6 +3,7 @@ package http
 import (
 	"fmt"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -28,6 +29,12 @@ func (s *Service) handler() http.Handler {
 	handle(componentRoutesRoot+"{id}/", componentRoutesRoot+"{id}/", s.serveComponentRoute)
 	handle("/api/v0/cluster/", "/api/v0/cluster/", notAvailable("clustering"))
 	handle("/api/v0/debug/", "/api/v0/debug/", notAvailable("live debugging"))
+	// The Go profiler, as Alloy and the collector's pprof extension offer.
+	handle("GET /debug/pprof/", "/debug/pprof/", pprof.Index)
+	handle("GET /debug/pprof/cmdline", "/debug/pprof/cmdline", pprof.Cmdline)
+	handle("GET /debug/pprof/profile", "/debug/pprof/profile", pprof.Profile)
+	handle("GET /debug/pprof/symbol", "/debug/pprof/symbol", pprof.Symbol)
+	handle("GET /debug/pprof/trace", "/debug/pprof/trace", pprof.Trace)
 	handle("/", "other", http.NotFound)
 	return s.refusePlaintext(mux)
 }

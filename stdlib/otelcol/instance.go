@@ -69,7 +69,11 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			inst.reject[sig] = fmt.Errorf("%s has no %s output: %w", a.opts.ID, sig, telemetry.ErrUnsupportedSignal)
 			continue
 		}
-		c, err := k.create(s, cfg, sig, a.out)
+		var next telemetry.Consumer = a.out
+		if k.class == classReceiver {
+			next = telemetry.Entry(next)
+		}
+		c, err := k.create(s, cfg, sig, next)
 		if err != nil {
 			_ = inst.shutdown(context.Background())
 			return nil, fmt.Errorf("creating %s for %s: %w", a.id, sig, err)
