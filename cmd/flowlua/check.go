@@ -6,10 +6,11 @@ import (
 
 type checkCmd struct {
 	Path string `arg:"" help:"The pipeline script (.lua)."`
+	pluginFlags
 }
 
 func (c *checkCmd) Run(e *env) error {
-	g, err := checkScript(c.Path)
+	g, err := checkScript(c.Path, c.PluginsPath)
 	if err != nil {
 		return configError(err)
 	}
@@ -19,10 +20,11 @@ func (c *checkCmd) Run(e *env) error {
 
 type graphCmd struct {
 	Path string `arg:"" help:"The pipeline script (.lua)."`
+	pluginFlags
 }
 
 func (c *graphCmd) Run(e *env) error {
-	g, err := checkScript(c.Path)
+	g, err := checkScript(c.Path, c.PluginsPath)
 	if err != nil {
 		return configError(err)
 	}

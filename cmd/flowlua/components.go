@@ -9,19 +9,29 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/plugin"
 )
 
 type componentsCmd struct {
 	Name string `arg:"" optional:"" help:"A component name, e.g. file.read."`
+	pluginFlags
 }
 
 func (c *componentsCmd) Run(e *env) error {
-	reg := component.DefaultRegistry
+	// Plugins in plugins/ and --plugins.path are listed under their own
+	// names; a broken one is left out (flowlua check reports it).
+	reg := component.DefaultRegistry.Clone()
+	regs, _ := plugin.Scan(append([]string{"plugins"}, c.PluginsPath...))
+	for _, r := range regs {
+		if _, taken := reg.Get(r.Name); !taken {
+			_ = reg.Add(r)
+		}
+	}
 	if c.Name == "" {
 		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		for _, name := range reg.Names() {
 			r, _ := reg.Get(name)
-			fmt.Fprintf(w, "%s\t%s\n", name, r.Source)
+			fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Source, r.Doc)
 		}
 		return w.Flush()
 	}
@@ -30,6 +40,9 @@ func (c *componentsCmd) Run(e *env) error {
 		return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, reg.Names()))}
 	}
 	fmt.Fprintf(e.stdout, "%s (%s)\n", r.Name, r.Source)
+	if r.Doc != "" {
+		fmt.Fprintf(e.stdout, "\n%s\n", r.Doc)
+	}
 	if len(r.NeedsServices) > 0 {
 		fmt.Fprintf(e.stdout, "\nServices: %s\n", strings.Join(r.NeedsServices, ", "))
 	}

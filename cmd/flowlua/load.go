@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"strings"
 
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
@@ -13,8 +11,6 @@ import (
 	"github.com/flowlua/flowlua/luabind"
 	"github.com/flowlua/flowlua/luabind/plugin"
 	"github.com/flowlua/flowlua/services"
-
-	_ "github.com/flowlua/flowlua/stdlib/lua" // lua.* (until stdlib/all imports it)
 )
 
 // loadScript runs the Lua script at path into its neutral form and loads
@@ -38,34 +34,15 @@ func loadScript(path string, reg *component.Registry, defs []services.Definition
 	return s, preg, err
 }
 
-// pluginsPathEnv is --plugins.path for the commands without the flag
-// (check, graph, components): FLOWLUA_PLUGINS_PATH, comma-separated.
-func pluginsPathEnv() []string {
-	var dirs []string
-	for _, d := range strings.Split(os.Getenv("FLOWLUA_PLUGINS_PATH"), ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs
-}
-
-// AfterApply adds the plugins found in plugins/ and FLOWLUA_PLUGINS_PATH
-// to the registry `flowlua components` lists, under their own names. A
-// broken plugin is left out.
-func (c *componentsCmd) AfterApply() error {
-	regs, _ := plugin.Scan(append([]string{"plugins"}, pluginsPathEnv()...))
-	for _, r := range regs {
-		if _, taken := component.DefaultRegistry.Get(r.Name); !taken {
-			_ = component.DefaultRegistry.Add(r)
-		}
-	}
-	return nil
+// pluginFlags are the flags of every command that loads scripts.
+type pluginFlags struct {
+	PluginsPath []string `name:"plugins.path" env:"FLOWLUA_PLUGINS_PATH" help:"Extra plugin directories (default: plugins/ next to the script)."`
 }
 
 // checkScript loads and checks the script at path against the built-in
-// components and services, returning its graph or every problem found.
-func checkScript(path string) (*engine.Graph, error) {
+// components and services and the plugins it declares, returning its
+// graph or every problem found.
+func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	svcs, err := services.NewAll(services.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
@@ -74,7 +51,7 @@ func checkScript(path string) (*engine.Graph, error) {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := loadScript(path, component.DefaultRegistry, defs, pluginsPathEnv())
+	s, reg, err := loadScript(path, component.DefaultRegistry, defs, pluginsPath)
 	if s == nil || reg == nil {
 		return nil, err
 	}

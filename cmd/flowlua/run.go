@@ -23,12 +23,12 @@ import (
 type runCmd struct {
 	Path string `arg:"" help:"The pipeline script (.lua)."`
 
-	HTTPListenAddr string   `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
-	StoragePath    string   `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
-	Watch          bool     `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
-	PluginsPath    []string `name:"plugins.path" env:"FLOWLUA_PLUGINS_PATH" help:"Extra plugin directories (default: plugins/ next to the script)."`
-	LogLevel       string   `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
-	LogFormat      string   `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
+	HTTPListenAddr string `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
+	StoragePath    string `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
+	Watch          bool   `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
+	pluginFlags
+	LogLevel  string `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
+	LogFormat string `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
 
 	FeatureGates []string `name:"feature-gates" env:"FLOWLUA_FEATURE_GATES" help:"Upstream collector feature gates to enable (name or +name) or disable (-name), as the collector's --feature-gates."`
 

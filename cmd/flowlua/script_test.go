@@ -28,6 +28,8 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/scripts",
 		RequireExplicitExec: true,
+		// UPDATE_SCRIPTS=1 rewrites the golden files that cmp compares.
+		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 		Setup: func(e *testscript.Env) error {
 			addr, err := freePort()
 			if err != nil {

@@ -26,6 +26,8 @@ type Registration struct {
 	NeedsServices []string
 	// Build creates the component from decoded arguments.
 	Build func(opts Options, args Arguments) (Component, error)
+	// Doc is a one-line description for listings.
+	Doc string
 	// Source says where the component comes from ("native" unless a plugin
 	// sets it), for listings.
 	Source string

@@ -115,6 +115,7 @@ func (p *loaded) registrations(ns string) []component.Registration {
 	for _, k := range p.kinds {
 		regs = append(regs, component.Registration{
 			Name:          ns + "." + k.name,
+			Doc:           k.def.doc,
 			Schema:        k.schema,
 			NeedsServices: slices.Clone(k.def.services),
 			Source:        fmt.Sprintf("plugin %s %s", p.manifest.Name, p.manifest.Version),

@@ -18,6 +18,7 @@ import (
 func init() {
 	component.Register(component.Registration{
 		Name:    "file.read",
+		Doc:     "Exports a file's content, re-exported whenever the file changes.",
 		Args:    Arguments{},
 		Exports: Exports{},
 		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {

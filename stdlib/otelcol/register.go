@@ -1,6 +1,8 @@
 package otelcol
 
 import (
+	"fmt"
+
 	"reflect"
 
 	"go.opentelemetry.io/collector/component"
@@ -27,6 +29,9 @@ const (
 func (c class) String() string {
 	return [...]string{"receiver", "processor", "exporter", "extension"}[c]
 }
+
+// collectorRelease is the upstream release every hosted component is from.
+const collectorRelease = "collector v0.161.0"
 
 // Option changes how a component is hosted.
 type Option func(*kind)
@@ -163,6 +168,7 @@ func register(typ string, cl class, f component.Factory, opts []Option, setup fu
 	}
 	flowcomp.Register(flowcomp.Registration{
 		Name:    k.name,
+		Doc:     fmt.Sprintf("The OpenTelemetry Collector's %s %s (%s).", typ, cl, collectorRelease),
 		Args:    Args{kind: k},
 		Exports: k.exports,
 		Schema:  k,

@@ -12,8 +12,26 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 )
 
+func TestIndirectWaitsForItsFirstTarget(t *testing.T) {
+	in := NewIndirect()
+	sink := &recorder{name: "late"}
+	done := make(chan error, 1)
+	go func() { done <- in.ConsumeTraces(context.Background(), newTraces()) }()
+	in.Set(sink)
+	if err := <-done; err != nil {
+		t.Fatalf("a call made before the first target was set failed: %v", err)
+	}
+	// A caller's context bounds the wait.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := NewIndirect().ConsumeLogs(ctx, plog.NewLogs()); !errors.Is(err, ErrNoConsumer) {
+		t.Fatalf("err = %v, want ErrNoConsumer", err)
+	}
+}
+
 func TestIndirectWithoutTarget(t *testing.T) {
 	in := NewIndirect()
+	in.Set(nil) // removed: calls fail at once
 	ctx := context.Background()
 	if err := in.ConsumeTraces(ctx, newTraces()); !errors.Is(err, ErrNoConsumer) {
 		t.Errorf("traces: err = %v, want ErrNoConsumer", err)
