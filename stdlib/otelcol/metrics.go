@@ -33,7 +33,7 @@ type metricsBridge struct {
 func newMetricsBridge(reg prometheus.Registerer) (*metricsBridge, error) {
 	reader := sdkmetric.NewManualReader()
 	b := &metricsBridge{
-		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
+		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithView(normalLevelViews()...)),
 		reader:   reader,
 	}
 	if reg != nil {

@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -435,7 +436,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	if err != nil {
 		return m, err
 	}
-	addrs, err := freePorts(3)
+	addrs, err := freePorts(4)
 	if err != nil {
 		return m, err
 	}
@@ -457,7 +458,10 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 		return m, fmt.Errorf("sink: %w", err)
 	}
 
-	env := []string{"RECEIVER_ENDPOINT=" + recv, "EXPORTER_ENDPOINT=" + sinkGRPC}
+	// Both systems keep their own telemetry as shipped; the collector's
+	// metrics endpoint (a fixed :8888 by default) gets a free port.
+	_, metricsPort, _ := net.SplitHostPort(addrs[3])
+	env := []string{"RECEIVER_ENDPOINT=" + recv, "EXPORTER_ENDPOINT=" + sinkGRPC, "METRICS_PORT=" + metricsPort}
 	t0 := time.Now()
 	sut, err := start(argv, env, o.sutCPU, filepath.Join(logDir, tag+".log"), nil)
 	if err != nil {
