@@ -15,40 +15,15 @@ var forbidden = map[string]bool{
 	"coroutine": true, "channel": true,
 }
 
-// removed are base functions taken out of the sandbox besides the forbidden
-// ones: gopher-lua debugging helpers.
-var removed = []string{"_printregs", "newproxy", "require"}
-
 // newState builds the sandboxed Lua state and binds flowlua's globals.
 func (ld *loader) newState() error {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
 	ld.L = L
-	for _, lib := range []struct {
-		name string
-		open lua.LGFunction
-	}{
-		{lua.BaseLibName, lua.OpenBase},
-		{lua.StringLibName, lua.OpenString},
-		{lua.TabLibName, lua.OpenTable},
-		{lua.MathLibName, lua.OpenMath},
-	} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
+	OpenSandbox(L)
 	g := L.G.Global
-	for name := range forbidden {
-		g.RawSetString(name, lua.LNil)
-	}
-	for _, name := range removed {
-		g.RawSetString(name, lua.LNil)
-	}
 	g.RawSetString("load", L.NewFunction(ld.load))
 	g.RawSetString("loadstring", L.NewFunction(ld.load))
 	g.RawSetString("print", L.NewFunction(ld.print))
-	if strlib, ok := g.RawGetString(lua.StringLibName).(*lua.LTable); ok {
-		boundStringLib(L, strlib)
-	}
 
 	ld.mt = ld.newMetatables()
 	ld.sink = ld.newUserData(&unknownRef{rec: &unknownRecord{reported: true}}, ld.mt.unknown)
@@ -138,69 +113,4 @@ func (ld *loader) print(L *lua.LState) int {
 	}
 	fmt.Fprintln(ld.opts.Print, strings.Join(parts, "\t"))
 	return 0
-}
-
-// boundStringLib bounds the string functions that could build a huge string
-// in one call, which the load deadline cannot interrupt.
-func boundStringLib(L *lua.LState, strlib *lua.LTable) {
-	if rep, ok := strlib.RawGetString("rep").(*lua.LFunction); ok && rep.IsG {
-		orig := rep.GFunction
-		strlib.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
-			s := L.CheckString(1)
-			n := L.CheckNumber(2)
-			if float64(n)*float64(len(s)) > maxStringSize {
-				L.RaiseError("string.rep: result too large (limit %d bytes)", maxStringSize)
-			}
-			return orig(L)
-		}))
-	}
-	if format, ok := strlib.RawGetString("format").(*lua.LFunction); ok && format.IsG {
-		orig := format.GFunction
-		strlib.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
-			if !formatWidthsOK(L.CheckString(1)) {
-				L.RaiseError("invalid format (width or precision too long)")
-			}
-			return orig(L)
-		}))
-	}
-}
-
-// formatWidthsOK reports whether every directive of a format string has a
-// width and precision of at most two digits, as in C Lua.
-func formatWidthsOK(f string) bool {
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			continue
-		}
-		i++
-		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
-			i++
-		}
-		digits := 0
-		for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*' || f[i] == '[') {
-			if f[i] == '*' || f[i] == '[' {
-				return false
-			}
-			digits++
-			i++
-		}
-		if digits > 2 {
-			return false
-		}
-		if i < len(f) && f[i] == '.' {
-			i++
-			digits = 0
-			for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*' || f[i] == '[') {
-				if f[i] == '*' || f[i] == '[' {
-					return false
-				}
-				digits++
-				i++
-			}
-			if digits > 2 {
-				return false
-			}
-		}
-	}
-	return true
 }

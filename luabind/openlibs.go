@@ -1,0 +1,133 @@
+package luabind
+
+import (
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// SandboxRemoved are the globals of Lua's base library that no sandboxed
+// state keeps: file and process access, bytecode, and the module system.
+var SandboxRemoved = []string{
+	"os", "io", "debug", "package", "dofile", "loadfile", "collectgarbage",
+	"module", "coroutine", "channel", "_printregs", "newproxy", "require",
+}
+
+// OpenSandbox opens in L the libraries every flowlua state gets — base,
+// string, table and math — removes SandboxRemoved, makes load and
+// loadstring take text chunks only (LoadText), and bounds the string
+// functions that could build a huge string in one call. L must have been
+// created with SkipOpenLibs. Pipeline scripts and plugins both start here;
+// each then adds its own globals (and grants, for plugins).
+func OpenSandbox(L *lua.LState) {
+	for _, lib := range []struct {
+		name string
+		open lua.LGFunction
+	}{
+		{lua.BaseLibName, lua.OpenBase},
+		{lua.StringLibName, lua.OpenString},
+		{lua.TabLibName, lua.OpenTable},
+		{lua.MathLibName, lua.OpenMath},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	g := L.G.Global
+	for _, name := range SandboxRemoved {
+		g.RawSetString(name, lua.LNil)
+	}
+	g.RawSetString("load", L.NewFunction(LoadText))
+	g.RawSetString("loadstring", L.NewFunction(LoadText))
+	if strlib, ok := g.RawGetString(lua.StringLibName).(*lua.LTable); ok {
+		boundStringLib(L, strlib)
+	}
+}
+
+// LoadText is base load for a sandbox: it compiles text chunks only and
+// refuses bytecode.
+func LoadText(L *lua.LState) int {
+	src, ok := L.Get(1).(lua.LString)
+	if !ok {
+		L.RaiseError("load: only text chunks are allowed in the sandbox, got %s", L.Get(1).Type())
+		return 0
+	}
+	if strings.HasPrefix(string(src), "\x1b") {
+		L.RaiseError("load: binary chunks are not allowed in the sandbox")
+		return 0
+	}
+	fn, err := L.Load(strings.NewReader(string(src)), L.OptString(2, "(load)"))
+	if err != nil {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(err.Error()))
+		return 2
+	}
+	L.Push(fn)
+	return 1
+}
+
+// boundStringLib bounds the string functions that could build a huge string
+// in one call, which no deadline interrupts, and removes string.dump.
+func boundStringLib(L *lua.LState, strlib *lua.LTable) {
+	if rep, ok := strlib.RawGetString("rep").(*lua.LFunction); ok && rep.IsG {
+		orig := rep.GFunction
+		strlib.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
+			s := L.CheckString(1)
+			n := L.CheckNumber(2)
+			if float64(n)*float64(len(s)) > maxStringSize {
+				L.RaiseError("string.rep: result too large (limit %d bytes)", maxStringSize)
+			}
+			return orig(L)
+		}))
+	}
+	if format, ok := strlib.RawGetString("format").(*lua.LFunction); ok && format.IsG {
+		orig := format.GFunction
+		strlib.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
+			if !formatWidthsOK(L.CheckString(1)) {
+				L.RaiseError("invalid format (width or precision too long)")
+			}
+			return orig(L)
+		}))
+	}
+	strlib.RawSetString("dump", lua.LNil)
+}
+
+// formatWidthsOK reports whether every directive of a format string has a
+// width and precision of at most two digits, as in C Lua.
+func formatWidthsOK(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0 {
+			i++
+		}
+		digits := 0
+		for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*' || f[i] == '[') {
+			if f[i] == '*' || f[i] == '[' {
+				return false
+			}
+			digits++
+			i++
+		}
+		if digits > 2 {
+			return false
+		}
+		if i < len(f) && f[i] == '.' {
+			i++
+			digits = 0
+			for i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*' || f[i] == '[') {
+				if f[i] == '*' || f[i] == '[' {
+					return false
+				}
+				digits++
+				i++
+			}
+			if digits > 2 {
+				return false
+			}
+		}
+	}
+	return true
+}
