@@ -146,7 +146,7 @@ func (b *builder) addEdges() {
 					script.DidYouMean(ref.Component, b.componentIDs()))
 				continue
 			}
-			if _, ok := exportTypes(target.Registration)[ref.Export]; !ok {
+			if _, ok := target.Registration.ExportTypes()[ref.Export]; !ok {
 				b.errorf(ref.Pos, "component %q has no export %q%s", ref.Component, ref.Export, exportHint(ref.Export, target.Registration))
 				continue
 			}
@@ -156,7 +156,7 @@ func (b *builder) addEdges() {
 }
 
 func exportHint(name string, reg component.Registration) string {
-	names := script.SortedKeys(exportTypes(reg))
+	names := script.SortedKeys(reg.ExportTypes())
 	if hint := script.DidYouMean(name, names); hint != "" {
 		return hint
 	}
@@ -166,18 +166,13 @@ func exportHint(name string, reg component.Registration) string {
 	return fmt.Sprintf(" (it exports %s)", strings.Join(names, ", "))
 }
 
-// exportTypes returns a registration's exports by name.
-func exportTypes(reg component.Registration) map[string]reflect.Type {
-	return reg.ExportTypes()
-}
-
 // typecheck decodes every block's arguments with each reference standing
 // for a placeholder of its export's type.
 func (b *builder) typecheck() {
 	lookup := func(ref *script.Ref) (any, error) {
 		var t reflect.Type
 		if n := b.nodes[ref.Component]; n != nil && n.Kind == script.KindComponent {
-			t = exportTypes(n.Registration)[ref.Export]
+			t = n.Registration.ExportTypes()[ref.Export]
 		}
 		return &script.Placeholder{Type: t, From: ref.String()}, nil
 	}

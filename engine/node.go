@@ -33,10 +33,7 @@ type runningNode struct {
 
 // setExports records new exports and reports whether they changed.
 func (n *runningNode) setExports(e component.Exports) {
-	values, ok := e.(map[string]any) // components written in Lua
-	if !ok {
-		values = decode.ExportValues(e)
-	}
+	values := decode.ExportValues(e)
 	n.mu.Lock()
 	changed := !reflect.DeepEqual(values, n.exports)
 	n.exports, n.rawExp = values, e
