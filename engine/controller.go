@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -63,7 +64,7 @@ type Controller struct {
 	graph    *Graph
 	nodes    map[string]*runningNode
 	services map[string]*serviceNode
-	files    []string // every file the last applied script read
+	files    map[string]script.Digest // every file the last applied script read
 
 	loaded atomic.Bool
 
@@ -120,11 +121,12 @@ func NewController(opts ControllerOptions) *Controller {
 // Loaded reports whether a script has been applied.
 func (c *Controller) Loaded() bool { return c.loaded.Load() }
 
-// Files returns every file the running script read (script and modules).
-func (c *Controller) Files() []string {
+// Files returns every file the running script read (script, modules and
+// plugins), each with the digest of what it held when it was read.
+func (c *Controller) Files() map[string]script.Digest {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return slices.Clone(c.files)
+	return maps.Clone(c.files)
 }
 
 // Reload runs the script again and applies it. On any error the running
@@ -245,7 +247,7 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 		}
 	}
 	c.mu.Lock()
-	c.graph, c.nodes, c.files = g, newNodes, slices.Clone(s.Files)
+	c.graph, c.nodes, c.files = g, newNodes, maps.Clone(s.Digests)
 	c.mu.Unlock()
 
 	for _, u := range updates {

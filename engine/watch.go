@@ -3,18 +3,23 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/flowlua/flowlua/engine/script"
 )
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
 	Logger *slog.Logger
-	// Files returns the files to watch; it is asked again after every
-	// change, since a reload can add or drop modules.
-	Files func() []string
+	// Files returns the files to watch, each with the digest of the
+	// content the running pipeline was loaded from (the zero Digest when
+	// unknown). It is asked again after every OnChange, since a reload
+	// can add or drop files.
+	Files func() map[string]script.Digest
 	// OnChange is called once per burst of changes.
 	OnChange func()
 	// Debounce is how long a burst lasts: OnChange runs once no event has
@@ -26,6 +31,11 @@ type WatchOptions struct {
 // It watches the files' directories rather than the files, so that editors
 // that save by writing a new file and renaming it over the old one (vim,
 // sed -i) are seen too.
+//
+// A file starts being watched only after the load that read it, so a
+// change made in between would raise no event: when a file joins the
+// watched set, its content is compared with the digest it was loaded
+// with, and a difference counts as a change.
 func Watch(ctx context.Context, opts WatchOptions) error {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 150 * time.Millisecond
@@ -39,18 +49,25 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 	}
 	defer w.Close()
 
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+
 	files := map[string]bool{}
 	dirs := map[string]bool{}
 	sync := func() {
-		files = map[string]bool{}
-		want := map[string]bool{}
-		for _, f := range opts.Files() {
+		loaded := map[string]script.Digest{}
+		for f, d := range opts.Files() {
 			abs, err := filepath.Abs(f)
 			if err != nil {
 				continue
 			}
-			files[abs] = true
-			want[filepath.Dir(abs)] = true
+			if d != (script.Digest{}) || !hasDigest(loaded, abs) {
+				loaded[abs] = d
+			}
+		}
+		want := map[string]bool{}
+		for f := range loaded {
+			want[filepath.Dir(f)] = true
 		}
 		for d := range dirs {
 			if !want[d] {
@@ -68,11 +85,23 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 			}
 			dirs[d] = true
 		}
+		// Compare the files that joined the set now that their
+		// directories are watched: a change after this raises an event.
+		old := files
+		files = make(map[string]bool, len(loaded))
+		for f, d := range loaded {
+			files[f] = true
+			if old[f] || d == (script.Digest{}) {
+				continue
+			}
+			if changedSince(f, d) {
+				opts.Logger.Debug("watched file changed before it was watched", "file", f)
+				timer.Reset(opts.Debounce)
+			}
+		}
 	}
 	sync()
 
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -100,4 +129,16 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 			sync()
 		}
 	}
+}
+
+func hasDigest(m map[string]script.Digest, f string) bool {
+	d, ok := m[f]
+	return ok && d != (script.Digest{})
+}
+
+// changedSince reports whether file no longer holds what digest d was
+// taken of (a file that cannot be read has changed).
+func changedSince(file string, d script.Digest) bool {
+	b, err := os.ReadFile(file)
+	return err != nil || script.DigestOf(b) != d
 }

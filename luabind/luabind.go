@@ -237,7 +237,7 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 		ld.close()
 		return nil, diags
 	}
-	ld.out.Files = append(ld.out.Files, ld.path)
+	ld.out.AddFile(ld.path, src)
 
 	ctx, cancel := context.WithTimeout(context.Background(), ld.opts.Timeout)
 	defer cancel()

@@ -71,7 +71,7 @@ func (ld *loader) require(L *lua.LState) int {
 		L.Push(ld.sink)
 		return 1
 	}
-	ld.out.Files = append(ld.out.Files, file)
+	ld.out.AddFile(file, src)
 
 	m := &module{loading: true}
 	ld.modules[string(name)] = m

@@ -123,8 +123,17 @@ func (r *runCmd) Run(e *env) error {
 	if r.Watch {
 		go func() {
 			err := engine.Watch(ctx, engine.WatchOptions{
-				Logger:   logger,
-				Files:    func() []string { return append(ctrl.Files(), r.Path) },
+				Logger: logger,
+				Files: func() map[string]script.Digest {
+					files := ctrl.Files()
+					if files == nil {
+						files = map[string]script.Digest{}
+					}
+					if _, ok := files[r.Path]; !ok {
+						files[r.Path] = script.Digest{}
+					}
+					return files
+				},
 				OnChange: func() { _ = ctrl.Reload() },
 			})
 			if err != nil {

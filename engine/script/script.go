@@ -13,6 +13,7 @@
 package script
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"sort"
@@ -91,11 +92,28 @@ func (b *Block) Refs() []*Ref {
 
 // Script is everything a script declared.
 type Script struct {
-	Path     string   // the main script
-	Blocks   []*Block // in declaration order
-	Files    []string // every file read while loading (the script and its modules)
-	Plugins  []Plugin // plugin declarations
+	Path     string            // the main script
+	Blocks   []*Block          // in declaration order
+	Files    []string          // every file read while loading (the script and its modules)
+	Digests  map[string]Digest // what each of Files held when it was read
+	Plugins  []Plugin          // plugin declarations
 	Warnings Diagnostics
+}
+
+// Digest identifies the content of a file: its SHA-256.
+type Digest [sha256.Size]byte
+
+// DigestOf returns the digest of content.
+func DigestOf(content []byte) Digest { return sha256.Sum256(content) }
+
+// AddFile records that loading read path and found content in it, so
+// that a watcher can tell whether the file changed since.
+func (s *Script) AddFile(path string, content []byte) {
+	s.Files = append(s.Files, path)
+	if s.Digests == nil {
+		s.Digests = map[string]Digest{}
+	}
+	s.Digests[path] = DigestOf(content)
 }
 
 // Plugin is a `plugin "name" { ... }` declaration.

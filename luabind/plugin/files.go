@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/flowlua/flowlua/engine/script"
 )
 
 // Bounds of a plugin directory.
@@ -39,16 +41,14 @@ func (f *files) display(rel string) string {
 	return path.Join(f.dir, rel)
 }
 
-// paths returns the files on disk, for the watcher.
-func (f *files) paths() []string {
-	if !f.onDisk {
-		return nil
+// addTo records the files on disk in s, for the watcher. f may be nil.
+func (f *files) addTo(s *script.Script) {
+	if f == nil || !f.onDisk {
+		return
 	}
-	out := make([]string, 0, len(f.src))
 	for _, rel := range slices.Sorted(maps.Keys(f.src)) {
-		out = append(out, f.display(rel))
+		s.AddFile(f.display(rel), f.src[rel])
 	}
-	return out
 }
 
 // fingerprint hashes the files and the grants the components run with:

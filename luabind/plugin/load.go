@@ -44,11 +44,11 @@ func Load(s *script.Script, base *component.Registry, opts Options) (*component.
 	var ds script.Diagnostics
 	for _, decl := range s.Plugins {
 		files, err := loadDeclared(s, decl, reg, opts)
+		files.addTo(s)
 		if err != nil {
 			ds = append(ds, script.AsDiagnostics(err)...)
 			continue
 		}
-		s.Files = append(s.Files, files...)
 	}
 	if len(ds) > 0 {
 		ds.Sort()
@@ -57,8 +57,9 @@ func Load(s *script.Script, base *component.Registry, opts Options) (*component.
 	return reg, nil
 }
 
-// loadDeclared loads one declared plugin into reg and returns its files.
-func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry, opts Options) ([]string, error) {
+// loadDeclared loads one declared plugin into reg and returns its files
+// (nil when the directory could not be read).
+func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry, opts Options) (*files, error) {
 	ns := decl.Namespace
 	at := func(format string, args ...any) error {
 		return script.Diagnostics{script.Errorf(decl.Pos, "plugin %q: "+format, append([]any{ns}, args...)...)}
@@ -100,10 +101,10 @@ func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry,
 	}
 	p, err := load(f)
 	if err != nil {
-		return f.paths(), err
+		return f, err
 	}
 	if d.Version != "" && strings.TrimPrefix(d.Version, "v") != strings.TrimPrefix(p.manifest.Version, "v") {
-		return f.paths(), at("version %q declared, but %s is version %q", d.Version, f.display(manifestLua), p.manifest.Version)
+		return f, at("version %q declared, but %s is version %q", d.Version, f.display(manifestLua), p.manifest.Version)
 	}
 	var missing []string
 	for _, g := range p.manifest.Grants {
@@ -112,14 +113,14 @@ func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry,
 		}
 	}
 	if len(missing) > 0 {
-		return f.paths(), at("the plugin needs grants = { %s }: add them to the declaration to allow it", strings.Join(missing, ", "))
+		return f, at("the plugin needs grants = { %s }: add them to the declaration to allow it", strings.Join(missing, ", "))
 	}
 	for _, r := range p.registrations(ns) {
 		if err := reg.Add(r); err != nil {
-			return f.paths(), at("%v", err)
+			return f, at("%v", err)
 		}
 	}
-	return f.paths(), nil
+	return f, nil
 }
 
 // namespaceTaken returns a registered component under ns, or "".

@@ -106,6 +106,10 @@ func (r *Read) Run(ctx context.Context) error {
 		watched = dir
 	}
 	rewatch()
+	// The file was read before the watch was in place: read it again, so
+	// that a change in between is not missed (an unchanged content
+	// exports nothing).
+	r.reread()
 
 	var events <-chan fsnotify.Event
 	var errs <-chan error
