@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -57,6 +58,7 @@ type options struct {
 	pin            string
 	flowluaBin     string
 	collectorBin   string
+	baselineBin    string // a second flowlua binary, system "flowlua-baseline"
 	startTimeout   time.Duration
 	drainTimeout   time.Duration
 	rebuild        bool
@@ -65,7 +67,9 @@ type options struct {
 	buildOnly      bool
 	jsonOut        string
 	markdown       bool
-	sutCPU, genCPU string // taskset CPU lists, empty when not pinning
+	cpuProfile     string        // directory for flowlua CPU profiles, "" for none
+	profileFor     time.Duration // length of each profile
+	sutCPU, genCPU string        // taskset CPU lists, empty when not pinning
 }
 
 // measurement is one run of one system on one pipeline and signal.
@@ -142,6 +146,7 @@ func parseFlags() (*options, error) {
 	flag.StringVar(&o.pin, "pin", "auto", "pin with taskset: auto (if taskset exists and there are 2+ CPUs), on, off")
 	defBin := os.Getenv("FLOWLUA_BIN")
 	flag.StringVar(&o.flowluaBin, "flowlua", defBin, "flowlua binary (env FLOWLUA_BIN; default bin/flowlua at the repo root)")
+	flag.StringVar(&o.baselineBin, "flowlua-baseline", "", "a second flowlua binary, measured as the system flowlua-baseline (e.g. a build without PGO)")
 	flag.StringVar(&o.collectorBin, "collector", "", "collector binary (default: build .build/otelcol-bench with the builder)")
 	flag.DurationVar(&o.startTimeout, "start-timeout", 20*time.Second, "deadline for a system's receiver port to open")
 	flag.DurationVar(&o.drainTimeout, "drain-timeout", 60*time.Second, "deadline for the sink to count everything after the load ends")
@@ -151,6 +156,8 @@ func parseFlags() (*options, error) {
 	flag.BoolVar(&o.buildOnly, "build-only", false, "build the collector, load generator and sink, then exit")
 	flag.StringVar(&o.jsonOut, "json", "", "also write every measurement to this JSON file")
 	flag.BoolVar(&o.markdown, "markdown", false, "print the summary as a Markdown table")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of flowlua under each load to this directory (what `make pgo` merges into cmd/flowlua/default.pgo)")
+	flag.DurationVar(&o.profileFor, "profile-for", 8*time.Second, "length of each -cpuprofile profile, from the start of the load")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", flag.Args())
@@ -185,8 +192,11 @@ func parseFlags() (*options, error) {
 	o.pipelines = splitList(pipelines)
 	o.systems = splitList(systems)
 	for _, s := range o.systems {
-		if s != "collector" && s != "flowlua" {
-			return nil, fmt.Errorf("unknown system %q (want collector or flowlua)", s)
+		if s != "collector" && s != "flowlua" && s != "flowlua-baseline" {
+			return nil, fmt.Errorf("unknown system %q (want collector, flowlua or flowlua-baseline)", s)
+		}
+		if s == "flowlua-baseline" && o.baselineBin == "" {
+			return nil, errors.New("system flowlua-baseline needs -flowlua-baseline")
 		}
 	}
 	if _, err := gen.ParsePayload(o.payload); err != nil {
@@ -339,30 +349,34 @@ func command(o *options, sys, p string) ([]string, error) {
 			return nil, skipError{fmt.Sprintf("no collector config for pipeline %s (%s)", p, cfg)}
 		}
 		return []string{o.collectorBin, "--config=" + cfg}, nil
-	case "flowlua":
-		if _, err := os.Stat(o.flowluaBin); err != nil {
-			return nil, skipError{fmt.Sprintf("flowlua binary %s not found (set FLOWLUA_BIN or -flowlua)", o.flowluaBin)}
+	case "flowlua", "flowlua-baseline":
+		bin := o.flowluaBin
+		if sys == "flowlua-baseline" {
+			bin = o.baselineBin
+		}
+		if _, err := os.Stat(bin); err != nil {
+			return nil, skipError{fmt.Sprintf("flowlua binary %s not found (set FLOWLUA_BIN or -flowlua)", bin)}
 		}
 		file := filepath.Join(o.benchDir, "pipelines", p+".lua")
 		if _, err := os.Stat(file); err != nil {
 			return nil, skipError{fmt.Sprintf("no flowlua pipeline %s (%s)", p, file)}
 		}
-		if err := checkFlowlua(o.flowluaBin, file); err != nil {
+		if err := checkFlowlua(bin, file); err != nil {
 			return nil, err
 		}
-		return []string{o.flowluaBin, "run", "--no-watch", "--http.listen-addr=127.0.0.1:0", file}, nil
+		return []string{bin, "run", "--no-watch", "--http.listen-addr=127.0.0.1:0", file}, nil
 	}
 	return nil, fmt.Errorf("unknown system %q", sys)
 }
 
-// flowluaChecks caches checkFlowlua's verdicts by pipeline file.
+// flowluaChecks caches checkFlowlua's verdicts by binary and pipeline file.
 var flowluaChecks = map[string]error{}
 
 // checkFlowlua runs `flowlua check FILE` once per file and turns a failure
 // into a skipError: while flowlua lacks a component a pipeline needs, the
 // runner notes it and measures the rest.
 func checkFlowlua(bin, file string) error {
-	if err, ok := flowluaChecks[file]; ok {
+	if err, ok := flowluaChecks[bin+"\x00"+file]; ok {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -375,7 +389,7 @@ func checkFlowlua(bin, file string) error {
 		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 		err = skipError{fmt.Sprintf("%s check %s failed (%v): %s", bin, file, err, first)}
 	}
-	flowluaChecks[file] = err
+	flowluaChecks[bin+"\x00"+file] = err
 	return err
 }
 
@@ -436,7 +450,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	if err != nil {
 		return m, err
 	}
-	addrs, err := freePorts(4)
+	addrs, err := freePorts(5)
 	if err != nil {
 		return m, err
 	}
@@ -462,6 +476,15 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	// metrics endpoint (a fixed :8888 by default) gets a free port.
 	_, metricsPort, _ := net.SplitHostPort(addrs[3])
 	env := []string{"RECEIVER_ENDPOINT=" + recv, "EXPORTER_ENDPOINT=" + sinkGRPC, "METRICS_PORT=" + metricsPort}
+	profiling := o.cpuProfile != "" && sys == "flowlua"
+	if profiling {
+		argv = slices.Clone(argv)
+		for i, a := range argv {
+			if strings.HasPrefix(a, "--http.listen-addr=") {
+				argv[i] = "--http.listen-addr=" + addrs[4]
+			}
+		}
+	}
 	t0 := time.Now()
 	sut, err := start(argv, env, o.sutCPU, filepath.Join(logDir, tag+".log"), nil)
 	if err != nil {
@@ -491,6 +514,13 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	sinkCPU0, err := cpuSeconds(sk.cmd.Process.Pid)
 	if err != nil {
 		return m, err
+	}
+	var profiled chan error
+	if profiling {
+		profiled = make(chan error, 1)
+		go func() {
+			profiled <- fetchProfile(addrs[4], o.profileFor, filepath.Join(o.cpuProfile, tag+".pprof"))
+		}()
 	}
 	lg, err := start(lgArgs, nil, o.genCPU, filepath.Join(logDir, tag+"-loadgen.log"), &out)
 	if err != nil {
@@ -552,6 +582,11 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 		return m, err
 	}
 	m.SinkCPUSeconds = sinkCPU1 - sinkCPU0
+	if profiled != nil {
+		if err := <-profiled; err != nil {
+			return m, fmt.Errorf("cpu profile: %w", err)
+		}
+	}
 	m.CPUSeconds = cpu1 - cpu0
 	if m.CPUSeconds > 0 {
 		m.ItemsPerCPUSecond = float64(m.Items) / m.CPUSeconds
@@ -562,6 +597,29 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 		m.OtherCores = max(0, other/m.WallSeconds)
 	}
 	return m, nil
+}
+
+// fetchProfile writes a CPU profile of the flowlua serving HTTP on addr,
+// taken over d, to file.
+func fetchProfile(addr string, d time.Duration, file string) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	secs := max(1, int(d.Round(time.Second)/time.Second))
+	client := &http.Client{Timeout: d + 30*time.Second}
+	resp, err := client.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /debug/pprof/profile: %s", resp.Status)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, b, 0o644)
 }
 
 // median returns the median of xs (the mean of the middle two for an even
@@ -655,7 +713,7 @@ func printSummary(w io.Writer, o *options, all []measurement, notes map[string]b
 	var rows [][]string
 	for _, s := range sums {
 		ratioRate, ratioRSS := "", ""
-		if s.system == "flowlua" {
+		if strings.HasPrefix(s.system, "flowlua") {
 			for _, c := range sums {
 				if c.system == "collector" && c.pipeline == s.pipeline && c.signal == s.signal && c.rate > 0 && c.rss > 0 {
 					ratioRate = fmt.Sprintf("%.2fx", s.rate/c.rate)
