@@ -65,6 +65,7 @@ type Controller struct {
 	nodes    map[string]*runningNode
 	services map[string]*serviceNode
 	files    map[string]script.Digest // every file the last applied script read
+	tried    map[string]script.Digest // the files of the last load, when it failed
 
 	loaded atomic.Bool
 
@@ -122,11 +123,23 @@ func NewController(opts ControllerOptions) *Controller {
 func (c *Controller) Loaded() bool { return c.loaded.Load() }
 
 // Files returns every file the running script read (script, modules and
-// plugins), each with the digest of what it held when it was read.
+// plugins), each with the digest of what it held when it was read. After a
+// failed reload it also holds the files that reload read or looked for
+// (script.Absent), so that writing the missing module or fixing the broken
+// one reloads.
 func (c *Controller) Files() map[string]script.Digest {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return maps.Clone(c.files)
+	out := maps.Clone(c.files)
+	if out == nil {
+		out = map[string]script.Digest{}
+	}
+	for f, d := range c.tried {
+		if _, ok := out[f]; !ok {
+			out[f] = d
+		}
+	}
+	return out
 }
 
 // Reload runs the script again and applies it. On any error the running
@@ -155,10 +168,16 @@ func (c *Controller) reload() error {
 		return errors.New("no script loader configured")
 	}
 	s, reg, err := c.opts.Load()
-	if err != nil {
-		return err
+	if err == nil {
+		err = c.apply(s, reg)
 	}
-	return c.apply(s, reg)
+	c.mu.Lock()
+	c.tried = nil
+	if err != nil && s != nil {
+		c.tried = maps.Clone(s.Digests)
+	}
+	c.mu.Unlock()
+	return err
 }
 
 // Apply checks s and makes the running graph match it. It is

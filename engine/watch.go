@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -52,8 +53,9 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 
-	files := map[string]bool{}
+	files := map[string]script.Digest{} // watched files, as loaded
 	dirs := map[string]bool{}
+	var absent []string // files looked for and not found
 	sync := func() {
 		loaded := map[string]script.Digest{}
 		for f, d := range opts.Files() {
@@ -66,8 +68,17 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 			}
 		}
 		want := map[string]bool{}
-		for f := range loaded {
-			want[filepath.Dir(f)] = true
+		dirOf := map[string]string{}
+		absent = absent[:0]
+		for f, d := range loaded {
+			dirOf[f] = filepath.Dir(f)
+			if d == script.Absent {
+				// Watch the nearest directory that exists: the file (and
+				// the directories up to it) may be created later.
+				absent = append(absent, f)
+				dirOf[f] = existingAncestor(f)
+			}
+			want[dirOf[f]] = true
 		}
 		for d := range dirs {
 			if !want[d] {
@@ -75,6 +86,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 				delete(dirs, d)
 			}
 		}
+		added := map[string]bool{}
 		for d := range want {
 			if dirs[d] {
 				continue
@@ -83,15 +95,17 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 				opts.Logger.Warn("cannot watch directory", "dir", d, "err", err)
 				continue
 			}
-			dirs[d] = true
+			dirs[d], added[d] = true, true
 		}
-		// Compare the files that joined the set now that their
-		// directories are watched: a change after this raises an event.
+		// Compare the files that joined the set, whose loaded content
+		// changed or whose directory is watched only now: a change after
+		// this raises an event, one before it did not.
 		old := files
-		files = make(map[string]bool, len(loaded))
+		files = make(map[string]script.Digest, len(loaded))
 		for f, d := range loaded {
-			files[f] = true
-			if old[f] || d == (script.Digest{}) {
+			files[f] = d
+			prev, ok := old[f]
+			if d == (script.Digest{}) || ok && prev == d && !added[dirOf[f]] {
 				continue
 			}
 			if changedSince(f, d) {
@@ -111,7 +125,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 				return nil
 			}
 			abs, err := filepath.Abs(ev.Name)
-			if err != nil || !files[abs] {
+			if _, ok := files[abs]; err != nil || !ok && !leadsTo(abs, absent) {
 				continue
 			}
 			if ev.Op == fsnotify.Chmod {
@@ -131,6 +145,31 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 	}
 }
 
+// existingAncestor returns the nearest directory above file that exists.
+func existingAncestor(file string) string {
+	dir := filepath.Dir(file)
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
+}
+
+// leadsTo reports whether path is one of files or a directory above one.
+func leadsTo(path string, files []string) bool {
+	for _, f := range files {
+		if f == path || strings.HasPrefix(f, path+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasDigest(m map[string]script.Digest, f string) bool {
 	d, ok := m[f]
 	return ok && d != (script.Digest{})
@@ -139,6 +178,10 @@ func hasDigest(m map[string]script.Digest, f string) bool {
 // changedSince reports whether file no longer holds what digest d was
 // taken of (a file that cannot be read has changed).
 func changedSince(file string, d script.Digest) bool {
+	if d == script.Absent {
+		_, err := os.Stat(file)
+		return err == nil
+	}
 	b, err := os.ReadFile(file)
 	return err != nil || script.DigestOf(b) != d
 }

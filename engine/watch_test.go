@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -124,4 +125,47 @@ func TestWatchSeesChangesMadeBeforeTheWatch(t *testing.T) {
 	}
 	write(t, mod, "edited")
 	waitCall(t, calls, "writing the module")
+}
+
+// A failed load that looked for a module not written yet: writing it,
+// directory and all, reloads.
+func TestWatchSeesAMissingFileAppear(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main.lua")
+	mod := filepath.Join(dir, "lib", "deeper", "later.lua")
+	write(t, main, "v1")
+	var mu sync.Mutex
+	set := map[string]script.Digest{main: script.DigestOf([]byte("v1")), mod: script.Absent}
+	calls := watchCalls(t, func() map[string]script.Digest {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(set)
+	})
+	// Nothing changed and the module is still missing: no reload. (The
+	// watcher has surely synced once Files was asked; give it time to
+	// misbehave.)
+	select {
+	case <-calls:
+		t.Fatal("OnChange while nothing changed")
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := os.MkdirAll(filepath.Dir(mod), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Creating the directories may reload already (the load still fails:
+	// the module is still missing); writing the module must reload.
+	waitCall(t, calls, "creating the module's directories")
+	write(t, mod, "module")
+	mu.Lock()
+	delete(set, mod)
+	mu.Unlock()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case <-calls:
+			return
+		case <-deadline:
+			t.Fatal("no OnChange after writing the missing module")
+		}
+	}
 }

@@ -58,6 +58,7 @@ func (ld *loader) require(L *lua.LState) int {
 	}
 	src, err := ld.readModule(rel)
 	if errors.Is(err, fs.ErrNotExist) {
+		ld.out.AddMissing(file)
 		L.Push(ld.fail(L, pos, "module %q not found: no file %s", name, file))
 		return 1
 	}
@@ -65,13 +66,15 @@ func (ld *loader) require(L *lua.LState) int {
 		L.Push(ld.fail(L, pos, "module %q: %v", name, err))
 		return 1
 	}
+	// Recorded before it is compiled: a module with a syntax error is
+	// watched too, so that fixing it reloads.
+	ld.out.AddFile(file, src)
 	ch, diags := ld.compile(file, src)
 	if diags != nil {
 		ld.addDiagnostics(L, diags)
 		L.Push(ld.sink)
 		return 1
 	}
-	ld.out.AddFile(file, src)
 
 	m := &module{loading: true}
 	ld.modules[string(name)] = m

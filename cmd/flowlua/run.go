@@ -126,9 +126,6 @@ func (r *runCmd) Run(e *env) error {
 				Logger: logger,
 				Files: func() map[string]script.Digest {
 					files := ctrl.Files()
-					if files == nil {
-						files = map[string]script.Digest{}
-					}
 					if _, ok := files[r.Path]; !ok {
 						files[r.Path] = script.Digest{}
 					}

@@ -95,7 +95,7 @@ type Script struct {
 	Path     string            // the main script
 	Blocks   []*Block          // in declaration order
 	Files    []string          // every file read while loading (the script and its modules)
-	Digests  map[string]Digest // what each of Files held when it was read
+	Digests  map[string]Digest // what each of Files held when it was read; Absent for files looked for and not found
 	Plugins  []Plugin          // plugin declarations
 	Warnings Diagnostics
 }
@@ -105,6 +105,18 @@ type Digest [sha256.Size]byte
 
 // DigestOf returns the digest of content.
 func DigestOf(content []byte) Digest { return sha256.Sum256(content) }
+
+// Absent is the digest of a file that loading looked for and did not
+// find (a module not written yet): a watcher reloads when it appears.
+var Absent = Digest{0: 0xff, 31: 0xff}
+
+// AddMissing records that loading looked for path and did not find it.
+func (s *Script) AddMissing(path string) {
+	if s.Digests == nil {
+		s.Digests = map[string]Digest{}
+	}
+	s.Digests[path] = Absent
+}
 
 // AddFile records that loading read path and found content in it, so
 // that a watcher can tell whether the file changed since.
