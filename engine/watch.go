@@ -55,27 +55,20 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 
 	files := map[string]script.Digest{} // watched files, as loaded
 	dirs := map[string]bool{}
-	var absent []string // files looked for and not found
 	sync := func() {
 		loaded := map[string]script.Digest{}
 		for f, d := range opts.Files() {
-			abs, err := filepath.Abs(f)
-			if err != nil {
-				continue
-			}
-			if d != (script.Digest{}) || !hasDigest(loaded, abs) {
+			if abs, err := filepath.Abs(f); err == nil {
 				loaded[abs] = d
 			}
 		}
 		want := map[string]bool{}
 		dirOf := map[string]string{}
-		absent = absent[:0]
 		for f, d := range loaded {
 			dirOf[f] = filepath.Dir(f)
 			if d == script.Absent {
 				// Watch the nearest directory that exists: the file (and
 				// the directories up to it) may be created later.
-				absent = append(absent, f)
 				dirOf[f] = existingAncestor(f)
 			}
 			want[dirOf[f]] = true
@@ -125,7 +118,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 				return nil
 			}
 			abs, err := filepath.Abs(ev.Name)
-			if _, ok := files[abs]; err != nil || !ok && !leadsTo(abs, absent) {
+			if _, ok := files[abs]; err != nil || !ok && !leadsToAbsent(abs, files) {
 				continue
 			}
 			if ev.Op == fsnotify.Chmod {
@@ -160,19 +153,15 @@ func existingAncestor(file string) string {
 	}
 }
 
-// leadsTo reports whether path is one of files or a directory above one.
-func leadsTo(path string, files []string) bool {
-	for _, f := range files {
-		if f == path || strings.HasPrefix(f, path+string(filepath.Separator)) {
+// leadsToAbsent reports whether path is a directory above a file of files
+// that was looked for and not found.
+func leadsToAbsent(path string, files map[string]script.Digest) bool {
+	for f, d := range files {
+		if d == script.Absent && strings.HasPrefix(f, path+string(filepath.Separator)) {
 			return true
 		}
 	}
 	return false
-}
-
-func hasDigest(m map[string]script.Digest, f string) bool {
-	d, ok := m[f]
-	return ok && d != (script.Digest{})
 }
 
 // changedSince reports whether file no longer holds what digest d was

@@ -123,14 +123,8 @@ func (r *runCmd) Run(e *env) error {
 	if r.Watch {
 		go func() {
 			err := engine.Watch(ctx, engine.WatchOptions{
-				Logger: logger,
-				Files: func() map[string]script.Digest {
-					files := ctrl.Files()
-					if _, ok := files[r.Path]; !ok {
-						files[r.Path] = script.Digest{}
-					}
-					return files
-				},
+				Logger:   logger,
+				Files:    ctrl.Files, // the script is among them: the first load succeeded
 				OnChange: func() { _ = ctrl.Reload() },
 			})
 			if err != nil {
