@@ -60,6 +60,18 @@ func keySel(L *lua.LState, n int, w *where) string {
 	return key
 }
 
+// editEach applies edit to the values editValues selects in every item w
+// selects, and returns how many items had one.
+func editEach(L *lua.LState, b *Batch, w *where, key string, edit func(pcommon.Value)) int {
+	n := 0
+	b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
+		if editValues(m, key, w, edit) {
+			n++
+		}
+	})
+	return n
+}
+
 // editValues calls edit on the value of key in m, or on every value whose key
 // w's key_pattern matches, and reports whether it edited any.
 func editValues(m pcommon.Map, key string, w *where, edit func(pcommon.Value)) bool {
@@ -147,13 +159,7 @@ var bulkMethods = map[string]lua.LGFunction{
 		b.writable(L)
 		w := parseWhere(L, 3, b)
 		key := keySel(L, 2, w)
-		n := 0
-		b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-			if editValues(m, key, w, hashValue) {
-				n++
-			}
-		})
-		L.Push(lua.LNumber(n))
+		L.Push(lua.LNumber(editEach(L, b, w, key, hashValue)))
 		return 1
 	},
 	// mask_attr(key, mask [, where]) replaces the value, where the attribute
@@ -165,13 +171,7 @@ var bulkMethods = map[string]lua.LGFunction{
 		key := keySel(L, 2, w)
 		mask := checkStr(L, 3)
 		set := func(v pcommon.Value) { v.SetStr(mask) }
-		n := 0
-		b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-			if editValues(m, key, w, set) {
-				n++
-			}
-		})
-		L.Push(lua.LNumber(n))
+		L.Push(lua.LNumber(editEach(L, b, w, key, set)))
 		return 1
 	},
 	// drop(where) marks every item where selects for removal.
