@@ -123,8 +123,8 @@ func (v *vm) callCollect(ctx context.Context, hook string, fn *lua.LFunction, ti
 	defer func() { v.cur = prev }()
 
 	L := v.L
-	deadline, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
+	deadline := newDeadline(timeout)
+	defer deadline.stop()
 	L.SetContext(deadline)
 	base := L.GetTop()
 	L.Push(fn)
