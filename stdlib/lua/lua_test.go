@@ -40,6 +40,14 @@ func start(t *testing.T, name string, args map[string]any) telemetry.Consumer {
 	if !ok {
 		t.Fatalf("%s is not registered", name)
 	}
+	return startReg(t, r, args)
+}
+
+// startReg builds and runs the component of r with args until the test
+// ends and returns its input.
+func startReg(t testing.TB, r component.Registration, args map[string]any) telemetry.Consumer {
+	t.Helper()
+	name := r.Name
 	a, err := r.DecodeArgs(args)
 	if err != nil {
 		t.Fatalf("arguments: %v", err)

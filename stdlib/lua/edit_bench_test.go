@@ -1,0 +1,214 @@
+package lua
+
+import (
+	"fmt"
+	"testing"
+	"testing/fstest"
+
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/luabind/plugin"
+	// otelcol.processor.transform and otelcol.processor.attributes
+	_ "github.com/flowlua/flowlua/stdlib/otelcol"
+)
+
+// iterate is a plugin whose component redacts in a Lua loop over every
+// span: the bench plugin of bench/pipelines/plugins/iterate.
+var iterate = fstest.MapFS{
+	"plugin.lua": {Data: []byte(`return { name = "iterate", version = "1.0.0", components = { "redact" } }`)},
+	"redact.lua": {Data: []byte(`
+return {
+  signals = { "traces" },
+  on_traces = function(batch)
+    local m = batch:methods("span")
+    local set_attr, del_attr = m.set_attr, m.del_attr
+    for span in batch:spans() do
+      set_attr(span, "user.email", "redacted")
+      del_attr(span, "net.peer.ip")
+    end
+    return batch
+  end,
+}`)},
+}
+
+// BenchmarkRedactEdit measures the cost per span of one redaction
+// (user.email := "redacted", delete net.peer.ip) done by each way flowlua
+// offers, on a realistic batch of 500 spans (10 attributes a span, 100
+// spans a resource of 10 attributes), as one ConsumeTraces of the
+// component into a consumer that drops the batch:
+//
+//   - ottl: the collector's transform processor (OTTL), hosted by flowlua;
+//   - attributes: the collector's attributes processor;
+//   - lua-loop: a Lua component iterating every span (no bulk helper);
+//   - lua-redact: the lua.redact component (bulk helpers);
+//   - go: a Go loop over pdata, for reference.
+//
+// Between iterations the two attributes are put back, outside the timer;
+// the benchmark fails if an edit did not happen.
+// The end-to-end figures (the whole pipeline against the collector) are
+// bench/'s; this isolates the edit, which the pipeline's decoding and
+// encoding dilute.
+// Run: go test -run '^$' -bench RedactEdit -benchtime 2000x ./stdlib/lua/
+func BenchmarkRedactEdit(b *testing.B) {
+	regs, err := plugin.LoadFS(iterate, "iterate")
+	if err != nil {
+		b.Fatal(err)
+	}
+	loop := regs[0]
+	drop := map[string]any{"traces": []any{consumertest.NewNop()}}
+	cases := []struct {
+		name  string
+		build func(b *testing.B) telemetry.Consumer
+	}{
+		{"ottl", func(b *testing.B) telemetry.Consumer {
+			return startReg(b, registered(b, "otelcol.processor.transform"), map[string]any{
+				"error_mode": "ignore",
+				"trace_statements": []any{map[string]any{"context": "span", "statements": []any{
+					`set(attributes["user.email"], "redacted")`,
+					`delete_key(attributes, "net.peer.ip")`,
+				}}},
+				"output": drop,
+			})
+		}},
+		{"attributes", func(b *testing.B) telemetry.Consumer {
+			return startReg(b, registered(b, "otelcol.processor.attributes"), map[string]any{
+				"actions": []any{
+					map[string]any{"key": "user.email", "action": "update", "value": "redacted"},
+					map[string]any{"key": "net.peer.ip", "action": "delete"},
+				},
+				"output": drop,
+			})
+		}},
+		{"lua-loop", func(b *testing.B) telemetry.Consumer {
+			return startReg(b, loop, map[string]any{"output": drop})
+		}},
+		// two lua.redact components, as bench/pipelines/redact-bulk.lua
+		{"lua-redact", func(b *testing.B) telemetry.Consumer {
+			r := registered(b, "lua.redact")
+			ip := startReg(b, r, map[string]any{"keys": []any{"net.peer.ip"}, "action": "delete", "output": drop})
+			return startReg(b, r, map[string]any{"keys": []any{"user.email"}, "action": "mask", "mask": "redacted",
+				"output": map[string]any{"traces": []any{ip}}})
+		}},
+	}
+	template := realisticSpans(500)
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			input := c.build(b)
+			measureEdit(b, template, func(td ptrace.Traces) {
+				if err := input.ConsumeTraces(b.Context(), td); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+	b.Run("go", func(b *testing.B) {
+		measureEdit(b, template, func(td ptrace.Traces) {
+			rss := td.ResourceSpans()
+			for i := range rss.Len() {
+				sss := rss.At(i).ScopeSpans()
+				for j := range sss.Len() {
+					spans := sss.At(j).Spans()
+					for k := range spans.Len() {
+						a := spans.At(k).Attributes()
+						if v, ok := a.Get("user.email"); ok {
+							v.SetStr("redacted")
+						}
+						a.Remove("net.peer.ip")
+					}
+				}
+			}
+		})
+	})
+}
+
+// measureEdit times edit on template, putting back the two attributes
+// every edit changes (outside the timer), so that the garbage collector
+// does not bill copies of the batch to the edit.
+func measureEdit(b *testing.B, template ptrace.Traces, edit func(ptrace.Traces)) {
+	td := ptrace.NewTraces()
+	template.CopyTo(td)
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		restore(td)
+		b.StartTimer()
+		edit(td)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(template.SpanCount()), "ns/span")
+	want := td.SpanCount()
+	rss := td.ResourceSpans()
+	for i := range rss.Len() {
+		sss := rss.At(i).ScopeSpans()
+		for j := range sss.Len() {
+			spans := sss.At(j).Spans()
+			for k := range spans.Len() {
+				a := spans.At(k).Attributes()
+				if v, ok := a.Get("user.email"); !ok || v.Str() != "redacted" {
+					b.Fatalf("span %d of %d: user.email is %q", k, want, v.Str())
+				}
+				if _, ok := a.Get("net.peer.ip"); ok {
+					b.Fatalf("span %d of %d: net.peer.ip was not deleted", k, want)
+				}
+			}
+		}
+	}
+}
+
+// restore puts user.email and net.peer.ip back on every span.
+func restore(td ptrace.Traces) {
+	rss := td.ResourceSpans()
+	for i := range rss.Len() {
+		sss := rss.At(i).ScopeSpans()
+		for j := range sss.Len() {
+			spans := sss.At(j).Spans()
+			for k := range spans.Len() {
+				a := spans.At(k).Attributes()
+				a.PutStr("net.peer.ip", "10.0.0.1")
+				a.PutStr("user.email", "someone@example.com")
+			}
+		}
+	}
+}
+
+func registered(b *testing.B, name string) component.Registration {
+	r, ok := component.DefaultRegistry.Get(name)
+	if !ok {
+		b.Fatalf("%s is not registered", name)
+	}
+	return r
+}
+
+// realisticSpans is n spans shaped like the benchmark's realistic load:
+// 10 attributes a span (net.peer.ip and user.email among them), 100 spans
+// a resource of 10 attributes.
+func realisticSpans(n int) ptrace.Traces {
+	td := ptrace.NewTraces()
+	var spans ptrace.SpanSlice
+	for i := range n {
+		if i%100 == 0 {
+			rs := td.ResourceSpans().AppendEmpty()
+			for k, key := range []string{"service.name", "service.version", "service.namespace", "service.instance.id",
+				"host.name", "host.arch", "os.type", "deployment.environment.name", "k8s.namespace.name", "k8s.pod.name"} {
+				rs.Resource().Attributes().PutStr(key, fmt.Sprintf("resource-value-%d-%d", i, k))
+			}
+			spans = rs.ScopeSpans().AppendEmpty().Spans()
+		}
+		sp := spans.AppendEmpty()
+		sp.SetName("GET /api/v1/users/{id}")
+		a := sp.Attributes()
+		a.PutStr("http.request.method", "GET")
+		a.PutStr("http.route", "/api/v1/users/{id}")
+		a.PutInt("http.response.status_code", 200)
+		a.PutStr("url.path", fmt.Sprintf("/api/v1/users/%d", i))
+		a.PutStr("url.scheme", "https")
+		a.PutStr("server.address", "checkout.shop.svc.cluster.local")
+		a.PutStr("net.peer.ip", fmt.Sprintf("10.0.%d.%d", i/256, i%256))
+		a.PutStr("user.email", fmt.Sprintf("user%d@example.com", i))
+		a.PutInt("user.id", int64(i))
+		a.PutStr("user_agent.original", "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0")
+	}
+	return td
+}
