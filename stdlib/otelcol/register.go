@@ -2,6 +2,7 @@ package otelcol
 
 import (
 	"fmt"
+
 	"reflect"
 
 	"go.opentelemetry.io/collector/component"
@@ -12,8 +13,6 @@ import (
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
-	// OTLP over gRPC through buffers that are not cleared on reuse.
-	_ "github.com/flowlua/flowlua/stdlib/otelcol/otlpcodec"
 )
 
 // class is the collector's kind of component.
