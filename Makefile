@@ -26,7 +26,7 @@ run: build
 
 # Compares flowlua with the upstream collector (see bench/README.md).
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./luabind/...
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./luabind/... ./stdlib/...
 	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare
 
 # Short fuzzing of the script loader and the decoder.

@@ -106,20 +106,13 @@ func BenchmarkRedactEdit(b *testing.B) {
 	}
 	b.Run("go", func(b *testing.B) {
 		measureEdit(b, template, func(td ptrace.Traces) {
-			rss := td.ResourceSpans()
-			for i := range rss.Len() {
-				sss := rss.At(i).ScopeSpans()
-				for j := range sss.Len() {
-					spans := sss.At(j).Spans()
-					for k := range spans.Len() {
-						a := spans.At(k).Attributes()
-						if v, ok := a.Get("user.email"); ok {
-							v.SetStr("redacted")
-						}
-						a.Remove("net.peer.ip")
-					}
+			eachSpan(td, func(_ int, sp ptrace.Span) {
+				a := sp.Attributes()
+				if v, ok := a.Get("user.email"); ok {
+					v.SetStr("redacted")
 				}
-			}
+				a.Remove("net.peer.ip")
+			})
 		})
 	})
 }
@@ -138,41 +131,42 @@ func measureEdit(b *testing.B, template ptrace.Traces, edit func(ptrace.Traces))
 		edit(td)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(template.SpanCount()), "ns/span")
-	want := td.SpanCount()
-	rss := td.ResourceSpans()
-	for i := range rss.Len() {
-		sss := rss.At(i).ScopeSpans()
-		for j := range sss.Len() {
-			spans := sss.At(j).Spans()
-			for k := range spans.Len() {
-				a := spans.At(k).Attributes()
-				if v, ok := a.Get("user.email"); !ok || v.Str() != "redacted" {
-					b.Fatalf("span %d of %d: user.email is %q", k, want, v.Str())
-				}
-				if _, ok := a.Get("net.peer.ip"); ok {
-					b.Fatalf("span %d of %d: net.peer.ip was not deleted", k, want)
-				}
-			}
+	eachSpan(td, func(i int, sp ptrace.Span) {
+		a := sp.Attributes()
+		if v, ok := a.Get("user.email"); !ok || v.Str() != "redacted" {
+			b.Fatalf("span %d: user.email is %q", i, v.Str())
 		}
-	}
+		if _, ok := a.Get("net.peer.ip"); ok {
+			b.Fatalf("span %d: net.peer.ip was not deleted", i)
+		}
+	})
 }
 
 // restore puts user.email and net.peer.ip back on every span.
 func restore(td ptrace.Traces) {
+	eachSpan(td, func(_ int, sp ptrace.Span) {
+		sp.Attributes().PutStr("net.peer.ip", "10.0.0.1")
+		sp.Attributes().PutStr("user.email", "someone@example.com")
+	})
+}
+
+// eachSpan calls fn with every span of td and its index in the batch.
+func eachSpan(td ptrace.Traces, fn func(int, ptrace.Span)) {
+	n := 0
 	rss := td.ResourceSpans()
 	for i := range rss.Len() {
 		sss := rss.At(i).ScopeSpans()
 		for j := range sss.Len() {
 			spans := sss.At(j).Spans()
 			for k := range spans.Len() {
-				a := spans.At(k).Attributes()
-				a.PutStr("net.peer.ip", "10.0.0.1")
-				a.PutStr("user.email", "someone@example.com")
+				fn(n, spans.At(k))
+				n++
 			}
 		}
 	}
 }
 
+// registered returns the registration of name.
 func registered(b *testing.B, name string) component.Registration {
 	r, ok := component.DefaultRegistry.Get(name)
 	if !ok {
