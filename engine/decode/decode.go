@@ -59,7 +59,7 @@ func (d *decoder) fail(format string, args ...any) {
 
 // typeError records that v is not of the type ti wants.
 func (d *decoder) typeError(ti *typeInfo, v any) {
-	d.fail("expected %s, got %s", expectName(ti), valueTypeName(v))
+	d.fail("expected %s, got %s", expectName(ti), ValueTypeName(v))
 }
 
 // addErr records an error returned by an Unmarshaler or a Validate method

@@ -45,7 +45,7 @@ func classOf(t reflect.Type) class {
 	return classGo
 }
 
-// goTypeName names the values of Go type t in messages as valueTypeName
+// goTypeName names the values of Go type t in messages as ValueTypeName
 // names such a value; deep names list and table elements too.
 func goTypeName(t reflect.Type, deep bool) string {
 	switch classOf(t) {

@@ -75,9 +75,9 @@ func expectName(ti *typeInfo) string {
 	return TypeName(ti.t)
 }
 
-// valueTypeName names the type of a value in messages: its script type,
+// ValueTypeName names the type of a value in messages: its script type,
 // or for a Go value its Go type.
-func valueTypeName(v any) string {
+func ValueTypeName(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "nil"

@@ -211,27 +211,8 @@ func (t *Table) UnmarshalScript(v any) error {
 		t.Value = v
 		return nil
 	}
-	return &decode.Error{Message: fmt.Sprintf("expected table, got %s", scriptTypeName(v))}
+	return &decode.Error{Message: fmt.Sprintf("expected table, got %s", decode.ValueTypeName(v))}
 }
 
 // MarshalJSON shows the table's content, for the API.
 func (t Table) MarshalJSON() ([]byte, error) { return json.Marshal(t.Value) }
-
-// scriptTypeName names a script value's type as package decode does.
-func scriptTypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "nil"
-	case bool:
-		return "boolean"
-	case float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "table"
-	}
-	return reflect.TypeOf(v).String()
-}
