@@ -44,7 +44,10 @@
 //     registry, with Fingerprint a hash of the plugin's files and grants:
 //     an edited plugin has its running components rebuilt on reload,
 //     other components are kept. The files join Script.Files, so that
-//     they are watched.
+//     they are watched; the files looked for and not found (the manifest
+//     in each directory tried, a component's file) are recorded as
+//     absent, so that a reload that failed for them is retried when they
+//     appear.
 //
 // LoadFS loads a plugin embedded in the binary under its own name (the
 // lua.* standard components); Scan finds plugins in directories, for

@@ -31,6 +31,9 @@ type files struct {
 	dir    string            // the directory as shown in messages ("plugins/acme")
 	src    map[string][]byte // by slash-separated path relative to dir
 	onDisk bool              // dir is a directory on disk (not embedded)
+	// missing are the files loading looked for and did not find
+	// (a component's file), relative as the keys of src.
+	missing []string
 }
 
 // display returns how messages name a file of the plugin.
@@ -41,13 +44,17 @@ func (f *files) display(rel string) string {
 	return path.Join(f.dir, rel)
 }
 
-// addTo records the files on disk in s, for the watcher. f may be nil.
+// addTo records the files on disk in s, and those looked for and not
+// found, for the watcher. f may be nil.
 func (f *files) addTo(s *script.Script) {
 	if f == nil || !f.onDisk {
 		return
 	}
 	for _, rel := range slices.Sorted(maps.Keys(f.src)) {
 		s.AddFile(f.display(rel), f.src[rel])
+	}
+	for _, rel := range f.missing {
+		s.AddMissing(f.display(rel))
 	}
 }
 

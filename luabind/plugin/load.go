@@ -32,7 +32,9 @@ type declaration struct {
 // Load loads the plugins s declares and returns a clone of base with
 // their components added under the declared namespaces (base itself
 // when s declares none). The plugins' files are appended to s.Files, so
-// that they are watched like the script. Every problem is returned as a
+// that they are watched like the script; the files looked for and not
+// found (the manifest of a missing directory, a component's file) are
+// recorded as absent, so that creating them reloads. Every problem is returned as a
 // script.Diagnostic: at the declaration (a missing directory, a version
 // mismatch, a missing grant) or in the plugin's files (a malformed
 // manifest or component).
@@ -88,13 +90,17 @@ func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry,
 	if d.Path == "" {
 		d.Path = ns
 	}
-	dir, err := findDir(filepath.Dir(s.Path), d.Path, opts.SearchPaths)
+	dir, tried, err := findDir(filepath.Dir(s.Path), d.Path, opts.SearchPaths)
 	if err != nil {
+		for _, t := range tried {
+			s.AddMissing(filepath.Join(t, manifestLua))
+		}
 		return nil, at("%v", err)
 	}
 	f, err := readDirFiles(dir)
 	switch {
 	case errors.Is(err, errNoManifest):
+		s.AddMissing(filepath.Join(dir, manifestLua))
 		return nil, at("%s is not a plugin directory: it has no %s", dir, manifestLua)
 	case err != nil:
 		return nil, at("reading %s: %v", dir, err)
@@ -135,25 +141,25 @@ func namespaceTaken(reg *component.Registry, ns string) string {
 
 // findDir looks a plugin path up: an absolute path as it is; a relative
 // one in the script's directory, then in each search path, then in
-// plugins/ next to the script.
-func findDir(scriptDir, path string, search []string) (string, error) {
+// plugins/ next to the script. When it finds none, it also returns the
+// directories it looked in.
+func findDir(scriptDir, path string, search []string) (dir string, tried []string, err error) {
 	if filepath.IsAbs(path) {
 		if isDir(path) {
-			return path, nil
+			return path, nil, nil
 		}
-		return "", fmt.Errorf("plugin directory %s not found", path)
+		return "", []string{path}, fmt.Errorf("plugin directory %s not found", path)
 	}
-	var tried []string
 	for _, base := range append(append([]string{scriptDir}, search...), filepath.Join(scriptDir, "plugins")) {
 		dir := filepath.Join(base, path)
 		if isDir(dir) {
-			return dir, nil
+			return dir, nil, nil
 		}
 		if !slices.Contains(tried, dir) {
 			tried = append(tried, dir)
 		}
 	}
-	return "", fmt.Errorf("plugin directory %q not found (looked in %s)", path, strings.Join(tried, ", "))
+	return "", tried, fmt.Errorf("plugin directory %q not found (looked in %s)", path, strings.Join(tried, ", "))
 }
 
 func isDir(path string) bool {

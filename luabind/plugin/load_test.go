@@ -117,29 +117,35 @@ func TestLoadErrors(t *testing.T) {
 		ns    string
 		args  map[string]any
 		want  string
+		// absent are the files the load looked for and did not find,
+		// which a watcher waits for.
+		absent []string
 	}{
 		{"missing directory", acme, "acme", map[string]any{"path": "plugins/acne"},
-			`main.lua:3: plugin "acme": plugin directory "plugins/acne" not found (looked in `},
+			`main.lua:3: plugin "acme": plugin directory "plugins/acne" not found (looked in `,
+			[]string{filepath.Join("plugins", "acne", "plugin.lua"), filepath.Join("plugins", "plugins", "acne", "plugin.lua")}},
 		{"version mismatch", acme, "acme", map[string]any{"path": "plugins/acme", "version": "1.3.0", "grants": []any{"os.time"}},
-			`main.lua:3: plugin "acme": version "1.3.0" declared, but ` + filepath.Join("plugins", "acme", "plugin.lua") + ` is version "1.2.0"`},
+			`main.lua:3: plugin "acme": version "1.3.0" declared, but ` + filepath.Join("plugins", "acme", "plugin.lua") + ` is version "1.2.0"`, nil},
 		{"missing grant", acme, "acme", map[string]any{"path": "plugins/acme"},
-			`main.lua:3: plugin "acme": the plugin needs grants = { "os.time" }: add them to the declaration to allow it`},
+			`main.lua:3: plugin "acme": the plugin needs grants = { "os.time" }: add them to the declaration to allow it`, nil},
 		{"unknown grant", acme, "acme", map[string]any{"path": "plugins/acme", "grants": []any{"os.tim"}},
-			`main.lua:3: plugin "acme": grants: unknown grant "os.tim" (did you mean "os.time"?)`},
+			`main.lua:3: plugin "acme": grants: unknown grant "os.tim" (did you mean "os.time"?)`, nil},
 		{"bad declaration", acme, "acme", map[string]any{"pth": "plugins/acme"},
-			`main.lua:3: plugin "acme": unknown field "pth" (did you mean "path"?)`},
+			`main.lua:3: plugin "acme": unknown field "pth" (did you mean "path"?)`, nil},
 		{"namespace clash", acme, "file", map[string]any{"path": "plugins/acme"},
-			`main.lua:3: plugin "file": the namespace clashes with the component file.read: choose another one`},
+			`main.lua:3: plugin "file": the namespace clashes with the component file.read: choose another one`, nil},
 		{"not a plugin", "-- plugins/x/readme.lua --\n", "x", map[string]any{},
-			`main.lua:3: plugin "x": ` + filepath.Join("plugins", "x") + ` is not a plugin directory: it has no plugin.lua`},
+			`main.lua:3: plugin "x": ` + filepath.Join("plugins", "x") + ` is not a plugin directory: it has no plugin.lua`,
+			[]string{filepath.Join("plugins", "x", "plugin.lua")}},
 		{"manifest syntax error", "-- plugins/x/plugin.lua --\nreturn {\n  name = \"x\"\n  version = \"1\",\n}\n", "x", map[string]any{},
-			filepath.Join("plugins", "x", "plugin.lua") + `:3: syntax error near 'version'`},
+			filepath.Join("plugins", "x", "plugin.lua") + `:3: syntax error near 'version'`, nil},
 		{"manifest field", "-- plugins/x/plugin.lua --\nreturn {\n  name = \"x\",\n  version = 1,\n  components = {},\n}\n", "x", map[string]any{},
-			filepath.Join("plugins", "x", "plugin.lua") + `:3: version: expected string, got number`},
+			filepath.Join("plugins", "x", "plugin.lua") + `:3: version: expected string, got number`, nil},
 		{"manifest sandbox", "-- plugins/x/plugin.lua --\nreturn { name = os.getenv(\"X\") }\n", "x", map[string]any{},
-			filepath.Join("plugins", "x", "plugin.lua") + `:1: attempt to index a non-table object(nil) with key 'getenv'`},
+			filepath.Join("plugins", "x", "plugin.lua") + `:1: attempt to index a non-table object(nil) with key 'getenv'`, nil},
 		{"missing component file", "-- plugins/x/plugin.lua --\nreturn { name = \"x\", version = \"1\", components = { \"c\" } }\n", "x", map[string]any{},
-			filepath.Join("plugins", "x", "plugin.lua") + `:1: components[1]: no file ` + filepath.Join("plugins", "x", "c.lua") + ` for component "c"`},
+			filepath.Join("plugins", "x", "plugin.lua") + `:1: components[1]: no file ` + filepath.Join("plugins", "x", "c.lua") + ` for component "c"`,
+			[]string{filepath.Join("plugins", "x", "c.lua")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +158,16 @@ func TestLoadErrors(t *testing.T) {
 			_, err := Load(s, base, Options{})
 			if got := diagnostics(err); !strings.Contains(got, tt.want) {
 				t.Fatalf("got %q\nwant it to contain %q", got, tt.want)
+			}
+			var absent []string
+			for f, d := range s.Digests {
+				if d == script.Absent {
+					absent = append(absent, f)
+				}
+			}
+			slices.Sort(absent)
+			if !slices.Equal(absent, tt.absent) {
+				t.Errorf("absent files %q, want %q", absent, tt.absent)
 			}
 		})
 	}

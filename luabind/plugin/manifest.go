@@ -99,6 +99,7 @@ func readManifest(f *files) (*Manifest, error) {
 		case !nameRE.MatchString(c):
 			ds = append(ds, script.Errorf(ch.pos("components"), "%s: invalid component name %q: use lowercase letters, digits and _", p, c))
 		case f.src[c+".lua"] == nil:
+			f.missing = append(f.missing, c+".lua")
 			ds = append(ds, script.Errorf(ch.pos("components"), "%s: no file %s for component %q", p, f.display(c+".lua"), c))
 		}
 	}
