@@ -253,6 +253,9 @@ func runAll(ctx context.Context, o *options) error {
 	if o.buildOnly {
 		return nil
 	}
+	if err := stageBinaries(o); err != nil {
+		return err
+	}
 	logDir := filepath.Join(o.benchDir, buildDir, "logs")
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return err
