@@ -137,19 +137,32 @@ func exactInt(f float64) (int64, bool) {
 // checkScalar converts argument n: a string, a number (an integral one is an
 // int, any other a double) or a boolean.
 func checkScalar(L *lua.LState, n int) scalar {
-	switch v := L.Get(n).(type) {
+	s, msg := scalarOf(L.Get(n))
+	if msg != "" {
+		L.ArgError(n, msg)
+	}
+	return s
+}
+
+// scalarOf converts a value to write into an attribute: a string (at most
+// MaxStringLen bytes), a number or a boolean; msg says what is wrong
+// otherwise.
+func scalarOf(v lua.LValue) (s scalar, msg string) {
+	switch v := v.(type) {
 	case lua.LString:
-		return scalar{typ: pcommon.ValueTypeStr, s: checkLen(L, n, string(v), MaxStringLen)}
+		if len(v) > MaxStringLen {
+			return scalar{}, "string too long (" + strconv.Itoa(len(v)) + " bytes, limit " + strconv.Itoa(MaxStringLen) + ")"
+		}
+		return scalar{typ: pcommon.ValueTypeStr, s: string(v)}, ""
 	case lua.LNumber:
 		if i, ok := exactInt(float64(v)); ok {
-			return scalar{typ: pcommon.ValueTypeInt, i: i}
+			return scalar{typ: pcommon.ValueTypeInt, i: i}, ""
 		}
-		return scalar{typ: pcommon.ValueTypeDouble, f: float64(v)}
+		return scalar{typ: pcommon.ValueTypeDouble, f: float64(v)}, ""
 	case lua.LBool:
-		return scalar{typ: pcommon.ValueTypeBool, b: bool(v)}
+		return scalar{typ: pcommon.ValueTypeBool, b: bool(v)}, ""
 	default:
-		L.ArgError(n, "string, number or boolean expected, got "+v.Type().String())
-		return scalar{}
+		return scalar{}, "string, number or boolean expected, got " + v.Type().String()
 	}
 }
 

@@ -174,6 +174,9 @@ var bulkMethods = map[string]lua.LGFunction{
 		L.Push(lua.LNumber(editEach(L, b, w, key, set)))
 		return 1
 	},
+	// edit_attrs(edits [, where]) applies every edit to each item in one
+	// walk and returns one count per edit (see edits.go).
+	"edit_attrs": editAttrs,
 	// drop(where) marks every item where selects for removal.
 	"drop": func(L *lua.LState) int {
 		b := checkBatch(L, 0)

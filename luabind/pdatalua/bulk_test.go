@@ -109,6 +109,42 @@ func TestBulkHelpers(t *testing.T) {
 			eq(batch:count({ {resource_attr = "service.name", equals = "svc-b"}, {attr = "user.id", equals = "u-42"}, name = "span-0" }), 2)
 			eq(batch:count({ kind = "server" }), 12)
 			eq(batch:count({ kind = "client" }), 0)`, nil},
+		{"edit_attrs in one walk", `local masked, deleted, absent = batch:edit_attrs({
+				{ action = "mask", key = "user.email", value = "redacted" },
+				{ action = "delete", key = "net.peer.ip" },
+				{ action = "mask", key = "absent", value = "x" },
+			})
+			eq(masked, 12); eq(deleted, 12); eq(absent, 0)`, func(t *testing.T, td ptrace.Traces) {
+			for i := range 12 {
+				if v, _ := attrOf(td, i, "user.email"); v != "redacted" {
+					t.Fatalf("span %d: user.email %q", i, v)
+				}
+				if _, ok := attrOf(td, i, "net.peer.ip"); ok {
+					t.Fatalf("span %d: net.peer.ip not deleted", i)
+				}
+				if _, ok := attrOf(td, i, "absent"); ok {
+					t.Fatalf("span %d: mask created an attribute", i)
+				}
+			}
+		}},
+		{"edit_attrs in order, with where and key patterns", `local set, hashed, deleted = batch:edit_attrs({
+				{ action = "set", key = "n", value = 7 },
+				{ action = "hash", key_pattern = "^user\\.email$" },
+				{ action = "delete", key_pattern = "^user\\.id$|^n$" },
+			}, { name = "span-1" })
+			eq(set, 4); eq(hashed, 4); eq(deleted, 4)`, func(t *testing.T, td ptrace.Traces) {
+			if v, _ := attrOf(td, 1, "user.email"); v != hashed {
+				t.Errorf("span-1: user.email %q", v)
+			}
+			_, id := attrOf(td, 1, "user.id")
+			_, n := attrOf(td, 1, "n") // set, then deleted by the edit after it
+			if id || n {
+				t.Errorf("span-1: user.id %v, n %v", id, n)
+			}
+			if v, _ := attrOf(td, 2, "user.email"); v != "someone@example.com" {
+				t.Errorf("span-2 edited: %q", v)
+			}
+		}},
 		{"drop where", `eq(batch:drop({ name = "span-0" }), 4); eq(batch:span_count(), 12)`, func(t *testing.T, td ptrace.Traces) {
 			if td.SpanCount() != 8 {
 				t.Errorf("%d spans", td.SpanCount())
@@ -172,6 +208,19 @@ func TestWhereErrors(t *testing.T) {
 		{"equals of a table", `batch:count({ attr = "a", equals = {} })`, "string, number or boolean expected"},
 		{"a where clause that holds itself", `local w = {}; w[1] = w; batch:count(w)`, "nested too deep"},
 		{"pattern too long", `batch:count({ attr = "a", matches = string.rep("a", 2000) })`, "pattern too long"},
+		{"edits not a list", `batch:edit_attrs({ action = "delete", key = "a" })`, "edits: a list of at least one edit expected"},
+		{"edits with other keys", `batch:edit_attrs({ { action = "delete", key = "a" }, x = 1 })`, "a list expected"},
+		{"edit not a table", `batch:edit_attrs({ "a" })`, "edits[1]: table expected, got string"},
+		{"edit action typo", `batch:edit_attrs({ { action = "delet", key = "a" } })`, `edits[1].action: unknown action "delet" (did you mean "delete"?)`},
+		{"edit key typo", `batch:edit_attrs({ { action = "delete", kye = "a" } })`, `edits[1]: unknown key "kye" (did you mean "key"?)`},
+		{"edit without key", `batch:edit_attrs({ { action = "hash" } })`, "edits[1]: key or key_pattern expected"},
+		{"edit with both keys", `batch:edit_attrs({ { action = "hash", key = "a", key_pattern = "a" } })`, "not both"},
+		{"set by pattern", `batch:edit_attrs({ { action = "set", key_pattern = "a", value = 1 } })`, "set takes a key"},
+		{"set without value", `batch:edit_attrs({ { action = "set", key = "a" } })`, "edits[1].value: string, number or boolean expected, got nil"},
+		{"mask without mask", `batch:edit_attrs({ { action = "mask", key = "a", value = 3 } })`, "edits[1].value: the mask, a string, expected, got number"},
+		{"delete with value", `batch:edit_attrs({ { action = "delete", key = "a", value = 3 } })`, "delete takes no value"},
+		{"edit bad pattern", `batch:edit_attrs({ { action = "delete", key_pattern = "(" } })`, "edits[1].key_pattern: invalid regular expression"},
+		{"edits where with key_pattern", `batch:edit_attrs({ { action = "delete", key = "a" } }, { key_pattern = "." })`, "key_pattern belongs in an edit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

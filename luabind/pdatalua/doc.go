@@ -137,6 +137,17 @@
 //	batch:mask_attr(key, mask [, where]) -- value := mask, where the attribute exists
 //	batch:drop(where)                    -- marks the items for removal
 //	batch:count([where])
+//	batch:edit_attrs(edits [, where])    -- several edits in one walk; one count per edit
+//
+// edit_attrs takes a list of edits, each { action = "set" | "mask" | "hash"
+// | "delete", key = k or key_pattern = re, value = v } (value: set's scalar,
+// mask's string), and applies them in order to each item in a single walk
+// over the batch, where as many calls of the helpers above walk it once each:
+//
+//	local masked, deleted = batch:edit_attrs({
+//	  { action = "mask", key = "user.email", value = "redacted" },
+//	  { action = "delete", key = "net.peer.ip" },
+//	})
 //
 // hash_attr writes the full SHA-256 (64 lowercase hex characters) of the
 // value's string form, unsalted: a pseudonym that still joins across

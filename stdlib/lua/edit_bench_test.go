@@ -43,7 +43,9 @@ return {
 //   - ottl: the collector's transform processor (OTTL), hosted by flowlua;
 //   - attributes: the collector's attributes processor;
 //   - lua-loop: a Lua component iterating every span (no bulk helper);
-//   - lua-redact: the lua.redact component (bulk helpers);
+//   - lua-redact: the lua.redact component (bulk helpers), one component
+//     with a rule per key;
+//   - lua-redact-chain: two lua.redact components, one per key;
 //   - go: a Go loop over pdata, for reference.
 //
 // Between iterations the two attributes are put back, outside the timer;
@@ -85,8 +87,19 @@ func BenchmarkRedactEdit(b *testing.B) {
 		{"lua-loop", func(b *testing.B) telemetry.Consumer {
 			return startReg(b, loop, map[string]any{"output": drop})
 		}},
-		// two lua.redact components, as bench/pipelines/redact-bulk.lua
+		// one lua.redact component with two rules, as
+		// bench/pipelines/redact-bulk.lua: one walk over the batch
 		{"lua-redact", func(b *testing.B) telemetry.Consumer {
+			return startReg(b, registered(b, "lua.redact"), map[string]any{
+				"rules": []any{
+					map[string]any{"keys": []any{"user.email"}, "action": "mask", "mask": "redacted"},
+					map[string]any{"keys": []any{"net.peer.ip"}, "action": "delete"},
+				},
+				"output": drop,
+			})
+		}},
+		// two lua.redact components, one per key: two walks
+		{"lua-redact-chain", func(b *testing.B) telemetry.Consumer {
 			r := registered(b, "lua.redact")
 			ip := startReg(b, r, map[string]any{"keys": []any{"net.peer.ip"}, "action": "delete", "output": drop})
 			return startReg(b, r, map[string]any{"keys": []any{"user.email"}, "action": "mask", "mask": "redacted",

@@ -2,7 +2,8 @@
 // in Lua, a plugin built into the binary under the namespace lua:
 //
 //   - lua.redact masks, hashes or deletes attributes (by key or key
-//     pattern) of spans, log records and metric data points;
+//     pattern) of spans, log records and metric data points, all its rules
+//     in one walk over a batch (batch:edit_attrs);
 //   - lua.route sends each span, log record or data point to the output of
 //     the first route whose attribute has a given value, the rest to a
 //     default output;

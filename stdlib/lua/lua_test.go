@@ -125,6 +125,14 @@ func TestRedact(t *testing.T) {
 		{map[string]any{"keys": []any{"user.email", "nope"}, "action": "delete"}, "env=prod,user.name=ann"},
 		{map[string]any{"pattern": "^user\\.", "action": "hash"},
 			"env=prod,user.email=" + sha("a@b.c") + ",user.name=" + sha("ann")},
+		{map[string]any{"rules": []any{
+			map[string]any{"keys": []any{"user.email"}, "mask": "redacted"},
+			map[string]any{"keys": []any{"user.name"}, "action": "delete"},
+			map[string]any{"pattern": "^en", "action": "hash"},
+		}}, "env=" + sha("prod") + ",user.email=redacted"},
+		{map[string]any{"keys": []any{"user.name"}, "action": "delete", "rules": []any{
+			map[string]any{"pattern": "^user\\.", "mask": "x"},
+		}}, "env=prod,user.email=x"},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.args), func(t *testing.T) {
