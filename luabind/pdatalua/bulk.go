@@ -60,16 +60,26 @@ func keySel(L *lua.LState, n int, w *where) string {
 	return key
 }
 
-// editEach applies edit to the values editValues selects in every item w
-// selects, and returns how many items had one.
-func editEach(L *lua.LState, b *Batch, w *where, key string, edit func(pcommon.Value)) int {
+// editEach applies e to every item w selects and returns how many it
+// changed. The single-edit helpers use it; edit_attrs applies a list.
+func editEach(L *lua.LState, b *Batch, w *where, e attrEdit) int {
 	n := 0
 	b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-		if editValues(m, key, w, edit) {
+		if e.apply(m) {
 			n++
 		}
 	})
 	return n
+}
+
+// keyEdit is an edit of the key a helper was given, or, when it was given
+// nil, of the keys w's key_pattern matches.
+func keyEdit(action editAction, key string, w *where) attrEdit {
+	e := attrEdit{action: action, key: key}
+	if w.byPattern() {
+		e.keys = w
+	}
+	return e
 }
 
 // editValues calls edit on the value of key in m, or on every value whose key
@@ -118,12 +128,7 @@ var bulkMethods = map[string]lua.LGFunction{
 		if w != nil && w.keyRe != nil {
 			L.ArgError(4, "where: key_pattern selects keys for del_attr, hash_attr and mask_attr; set_attr takes a key")
 		}
-		n := 0
-		b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-			v.put(m, key)
-			n++
-		})
-		L.Push(lua.LNumber(n))
+		L.Push(lua.LNumber(editEach(L, b, w, attrEdit{action: editSet, key: key, value: v})))
 		return 1
 	},
 	// del_attr(key [, where]) removes the attribute from every item;
@@ -133,24 +138,7 @@ var bulkMethods = map[string]lua.LGFunction{
 		b.writable(L)
 		w := parseWhere(L, 3, b)
 		key := keySel(L, 2, w)
-		n := 0
-		if !w.byPattern() {
-			b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-				if m.Remove(key) {
-					n++
-				}
-			})
-		} else {
-			match := func(k string, _ pcommon.Value) bool { return w.keyMatch(k) }
-			b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-				before := m.Len()
-				m.RemoveIf(match)
-				if m.Len() < before {
-					n++
-				}
-			})
-		}
-		L.Push(lua.LNumber(n))
+		L.Push(lua.LNumber(editEach(L, b, w, keyEdit(editDelete, key, w))))
 		return 1
 	},
 	// hash_attr(key [, where]) replaces the value with its hex SHA-256.
@@ -159,7 +147,7 @@ var bulkMethods = map[string]lua.LGFunction{
 		b.writable(L)
 		w := parseWhere(L, 3, b)
 		key := keySel(L, 2, w)
-		L.Push(lua.LNumber(editEach(L, b, w, key, hashValue)))
+		L.Push(lua.LNumber(editEach(L, b, w, keyEdit(editHash, key, w))))
 		return 1
 	},
 	// mask_attr(key, mask [, where]) replaces the value, where the attribute
@@ -169,9 +157,9 @@ var bulkMethods = map[string]lua.LGFunction{
 		b.writable(L)
 		w := parseWhere(L, 4, b)
 		key := keySel(L, 2, w)
-		mask := checkStr(L, 3)
-		set := func(v pcommon.Value) { v.SetStr(mask) }
-		L.Push(lua.LNumber(editEach(L, b, w, key, set)))
+		e := keyEdit(editMask, key, w)
+		e.value = scalar{typ: pcommon.ValueTypeStr, s: checkStr(L, 3)}
+		L.Push(lua.LNumber(editEach(L, b, w, e)))
 		return 1
 	},
 	// edit_attrs(edits [, where]) applies every edit to each item in one
