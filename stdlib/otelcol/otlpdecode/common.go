@@ -1,0 +1,246 @@
+package otlpdecode
+
+import (
+	"math"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// The messages every signal shares: Resource, InstrumentationScope,
+// KeyValue and AnyValue, and the trace and span IDs.
+
+func (d *decoder) resource(r pcommon.Resource, buf []byte) error {
+	nattr := 0
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 2 && f.typ == protowire.VarintType:
+			r.SetDroppedAttributesCount(uint32(f.u))
+		default:
+			// entity_refs (3) has no stable pdata API: left to pdata.
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	return d.attributes(r.Attributes(), buf, 1, nattr)
+}
+
+func (d *decoder) scope(s pcommon.InstrumentationScope, buf []byte) error {
+	nattr := 0
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			s.SetName(d.str(f.data))
+		case f.num == 2 && f.typ == protowire.BytesType:
+			s.SetVersion(d.str(f.data))
+		case f.num == 3 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 4 && f.typ == protowire.VarintType:
+			s.SetDroppedAttributesCount(uint32(f.u))
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	return d.attributes(s.Attributes(), buf, 3, nattr)
+}
+
+// traceID decodes a trace ID: 16 bytes, or none for the empty ID, as pdata.
+func traceID(b []byte) (pcommon.TraceID, error) {
+	var id pcommon.TraceID
+	if len(b) != 0 && len(b) != len(id) {
+		return id, errUnsupported
+	}
+	copy(id[:], b)
+	return id, nil
+}
+
+// spanID decodes a span ID: 8 bytes, or none for the empty ID, as pdata.
+func spanID(b []byte) (pcommon.SpanID, error) {
+	var id pcommon.SpanID
+	if len(b) != 0 && len(b) != len(id) {
+		return id, errUnsupported
+	}
+	copy(id[:], b)
+	return id, nil
+}
+
+// attributes decodes the n KeyValue payloads numbered num in b into m; the
+// caller counted them in its own walk over b.
+func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, n int) error {
+	if n == 0 {
+		return nil
+	}
+	m.EnsureCapacity(n)
+	f := fields(b)
+	for f.next() {
+		if f.num != num {
+			continue
+		}
+		if err := d.keyValue(m, f.data); err != nil {
+			return err
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	return nil
+}
+
+func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
+	var key string
+	var val []byte
+	f := fields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			if f.typ != protowire.BytesType {
+				return errUnsupported
+			}
+			key = d.str(f.data)
+		case 2:
+			if f.typ != protowire.BytesType {
+				return errUnsupported
+			}
+			val = f.data
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	before := m.Len()
+	if err := d.putValue(m, key, val); err != nil {
+		return err
+	}
+	if m.Len() == before {
+		return errUnsupported // duplicate key: pdata keeps both
+	}
+	return nil
+}
+
+// putValue decodes the AnyValue payload b under key in m.
+func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
+	if len(b) == 0 {
+		m.PutEmpty(key)
+		return nil
+	}
+	f := fields(b)
+	if !f.next() || len(f.b) != 0 {
+		return errUnsupported
+	}
+	switch f.num {
+	case 1:
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		m.PutStr(key, d.str(f.data))
+	case 2:
+		if f.typ != protowire.VarintType {
+			return errUnsupported
+		}
+		m.PutBool(key, f.u != 0)
+	case 3:
+		if f.typ != protowire.VarintType {
+			return errUnsupported
+		}
+		m.PutInt(key, int64(f.u))
+	case 4:
+		if f.typ != protowire.Fixed64Type {
+			return errUnsupported
+		}
+		m.PutDouble(key, math.Float64frombits(f.u))
+	default:
+		return d.value(m.PutEmpty(key), b)
+	}
+	return nil
+}
+
+// value decodes the AnyValue payload b into v.
+func (d *decoder) value(v pcommon.Value, b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	f := fields(b)
+	if !f.next() || len(f.b) != 0 {
+		return errUnsupported
+	}
+	switch f.num {
+	case 1:
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		v.SetStr(d.str(f.data))
+	case 2:
+		if f.typ != protowire.VarintType {
+			return errUnsupported
+		}
+		v.SetBool(f.u != 0)
+	case 3:
+		if f.typ != protowire.VarintType {
+			return errUnsupported
+		}
+		v.SetInt(int64(f.u))
+	case 4:
+		if f.typ != protowire.Fixed64Type {
+			return errUnsupported
+		}
+		v.SetDouble(math.Float64frombits(f.u))
+	case 5: // ArrayValue{values = 1}
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		s := v.SetEmptySlice()
+		n, err := count(f.data, 1)
+		if err != nil {
+			return err
+		}
+		s.EnsureCapacity(n)
+		e := fields(f.data)
+		for e.next() {
+			if e.num != 1 || e.typ != protowire.BytesType {
+				return errUnsupported
+			}
+			if err := d.value(s.AppendEmpty(), e.data); err != nil {
+				return err
+			}
+		}
+		if e.bad {
+			return errUnsupported
+		}
+	case 6: // KeyValueList{values = 1}
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		m := v.SetEmptyMap()
+		n := 0
+		e := fields(f.data)
+		for e.next() {
+			if e.num != 1 || e.typ != protowire.BytesType {
+				return errUnsupported
+			}
+			n++
+		}
+		if e.bad {
+			return errUnsupported
+		}
+		return d.attributes(m, f.data, 1, n)
+	case 7:
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		v.SetEmptyBytes().FromRaw(f.data)
+	default:
+		return errUnsupported
+	}
+	return nil
+}

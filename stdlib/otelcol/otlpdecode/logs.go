@@ -1,0 +1,150 @@
+package otlpdecode
+
+import (
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// logs decodes an ExportLogsServiceRequest (LogsData on the wire).
+func (d *decoder) logs(buf []byte) (plog.Logs, error) {
+	ld := plog.NewLogs()
+	n, err := count(buf, 1)
+	if err != nil {
+		return ld, err
+	}
+	rls := ld.ResourceLogs()
+	rls.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		if f.num != 1 || f.typ != protowire.BytesType {
+			return ld, errUnsupported
+		}
+		if err := d.resourceLogs(rls.AppendEmpty(), f.data); err != nil {
+			return ld, err
+		}
+	}
+	if f.bad {
+		return ld, errUnsupported
+	}
+	return ld, nil
+}
+
+func (d *decoder) resourceLogs(rl plog.ResourceLogs, buf []byte) error {
+	n, err := count(buf, 2)
+	if err != nil {
+		return err
+	}
+	sls := rl.ScopeLogs()
+	sls.EnsureCapacity(n)
+	var once singular
+	f := fields(buf)
+	for f.next() {
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		switch f.num {
+		case 1:
+			if err := once.first(1); err != nil {
+				return err
+			}
+			if err := d.resource(rl.Resource(), f.data); err != nil {
+				return err
+			}
+		case 2:
+			if err := d.scopeLogs(sls.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case 3:
+			rl.SetSchemaUrl(d.str(f.data))
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
+	n, err := count(buf, 2)
+	if err != nil {
+		return err
+	}
+	records := sl.LogRecords()
+	records.EnsureCapacity(n)
+	var once singular
+	f := fields(buf)
+	for f.next() {
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		switch f.num {
+		case 1:
+			if err := once.first(1); err != nil {
+				return err
+			}
+			if err := d.scope(sl.Scope(), f.data); err != nil {
+				return err
+			}
+		case 2:
+			if err := d.logRecord(records.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case 3:
+			sl.SetSchemaUrl(d.str(f.data))
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
+	var once singular
+	nattr := 0
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.Fixed64Type:
+			lr.SetTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 11 && f.typ == protowire.Fixed64Type:
+			lr.SetObservedTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 2 && f.typ == protowire.VarintType:
+			lr.SetSeverityNumber(plog.SeverityNumber(int32(f.u)))
+		case f.num == 3 && f.typ == protowire.BytesType:
+			lr.SetSeverityText(d.str(f.data))
+		case f.num == 5 && f.typ == protowire.BytesType:
+			if err := once.first(5); err != nil {
+				return err
+			}
+			if err := d.value(lr.Body(), f.data); err != nil {
+				return err
+			}
+		case f.num == 6 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 7 && f.typ == protowire.VarintType:
+			lr.SetDroppedAttributesCount(uint32(f.u))
+		case f.num == 8 && f.typ == protowire.Fixed32Type:
+			lr.SetFlags(plog.LogRecordFlags(uint32(f.u)))
+		case f.num == 9 && f.typ == protowire.BytesType:
+			id, err := traceID(f.data)
+			if err != nil {
+				return err
+			}
+			lr.SetTraceID(id)
+		case f.num == 10 && f.typ == protowire.BytesType:
+			id, err := spanID(f.data)
+			if err != nil {
+				return err
+			}
+			lr.SetSpanID(id)
+		case f.num == 12 && f.typ == protowire.BytesType:
+			lr.SetEventName(d.str(f.data))
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	return d.attributes(lr.Attributes(), buf, 6, nattr)
+}

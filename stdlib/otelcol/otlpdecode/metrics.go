@@ -1,0 +1,559 @@
+package otlpdecode
+
+import (
+	"encoding/binary"
+	"math"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/pmetric"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// metrics decodes an ExportMetricsServiceRequest (MetricsData on the wire).
+func (d *decoder) metrics(buf []byte) (pmetric.Metrics, error) {
+	md := pmetric.NewMetrics()
+	n, err := count(buf, 1)
+	if err != nil {
+		return md, err
+	}
+	rms := md.ResourceMetrics()
+	rms.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		if f.num != 1 || f.typ != protowire.BytesType {
+			return md, errUnsupported
+		}
+		if err := d.resourceMetrics(rms.AppendEmpty(), f.data); err != nil {
+			return md, err
+		}
+	}
+	return md, f.err()
+}
+
+func (d *decoder) resourceMetrics(rm pmetric.ResourceMetrics, buf []byte) error {
+	n, err := count(buf, 2)
+	if err != nil {
+		return err
+	}
+	sms := rm.ScopeMetrics()
+	sms.EnsureCapacity(n)
+	var once singular
+	f := fields(buf)
+	for f.next() {
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		switch f.num {
+		case 1:
+			if err := once.first(1); err != nil {
+				return err
+			}
+			if err := d.resource(rm.Resource(), f.data); err != nil {
+				return err
+			}
+		case 2:
+			if err := d.scopeMetrics(sms.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case 3:
+			rm.SetSchemaUrl(d.str(f.data))
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) scopeMetrics(sm pmetric.ScopeMetrics, buf []byte) error {
+	n, err := count(buf, 2)
+	if err != nil {
+		return err
+	}
+	ms := sm.Metrics()
+	ms.EnsureCapacity(n)
+	var once singular
+	f := fields(buf)
+	for f.next() {
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		switch f.num {
+		case 1:
+			if err := once.first(1); err != nil {
+				return err
+			}
+			if err := d.scope(sm.Scope(), f.data); err != nil {
+				return err
+			}
+		case 2:
+			if err := d.metric(ms.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case 3:
+			sm.SetSchemaUrl(d.str(f.data))
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
+	data := false
+	nmeta := 0
+	f := fields(buf)
+	for f.next() {
+		if f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		switch f.num {
+		case 1:
+			m.SetName(d.str(f.data))
+		case 2:
+			m.SetDescription(d.str(f.data))
+		case 3:
+			m.SetUnit(d.str(f.data))
+		case 5, 7, 9, 10, 11:
+			// The data is a oneof; a second one is left to pdata.
+			if data {
+				return errUnsupported
+			}
+			data = true
+			var err error
+			switch f.num {
+			case 5:
+				err = d.gauge(m.SetEmptyGauge(), f.data)
+			case 7:
+				err = d.sum(m.SetEmptySum(), f.data)
+			case 9:
+				err = d.histogram(m.SetEmptyHistogram(), f.data)
+			case 10:
+				err = d.expHistogram(m.SetEmptyExponentialHistogram(), f.data)
+			case 11:
+				err = d.summary(m.SetEmptySummary(), f.data)
+			}
+			if err != nil {
+				return err
+			}
+		case 12:
+			nmeta++
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	return d.attributes(m.Metadata(), buf, 12, nmeta)
+}
+
+func (d *decoder) gauge(g pmetric.Gauge, buf []byte) error {
+	n, err := count(buf, 1)
+	if err != nil {
+		return err
+	}
+	dps := g.DataPoints()
+	dps.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		if f.num != 1 || f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		if err := d.numberPoint(dps.AppendEmpty(), f.data); err != nil {
+			return err
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) sum(s pmetric.Sum, buf []byte) error {
+	n, err := count(buf, 1)
+	if err != nil {
+		return err
+	}
+	dps := s.DataPoints()
+	dps.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			if err := d.numberPoint(dps.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case f.num == 2 && f.typ == protowire.VarintType:
+			s.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
+		case f.num == 3 && f.typ == protowire.VarintType:
+			s.SetIsMonotonic(f.u != 0)
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) histogram(h pmetric.Histogram, buf []byte) error {
+	n, err := count(buf, 1)
+	if err != nil {
+		return err
+	}
+	dps := h.DataPoints()
+	dps.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			if err := d.histogramPoint(dps.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case f.num == 2 && f.typ == protowire.VarintType:
+			h.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) expHistogram(h pmetric.ExponentialHistogram, buf []byte) error {
+	n, err := count(buf, 1)
+	if err != nil {
+		return err
+	}
+	dps := h.DataPoints()
+	dps.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			if err := d.expHistogramPoint(dps.AppendEmpty(), f.data); err != nil {
+				return err
+			}
+		case f.num == 2 && f.typ == protowire.VarintType:
+			h.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) summary(s pmetric.Summary, buf []byte) error {
+	n, err := count(buf, 1)
+	if err != nil {
+		return err
+	}
+	dps := s.DataPoints()
+	dps.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		if f.num != 1 || f.typ != protowire.BytesType {
+			return errUnsupported
+		}
+		if err := d.summaryPoint(dps.AppendEmpty(), f.data); err != nil {
+			return err
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
+	nex, nattr := 0, 0
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 7 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 2 && f.typ == protowire.Fixed64Type:
+			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 3 && f.typ == protowire.Fixed64Type:
+			dp.SetTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 4 && f.typ == protowire.Fixed64Type:
+			dp.SetDoubleValue(math.Float64frombits(f.u))
+		case f.num == 6 && f.typ == protowire.Fixed64Type:
+			dp.SetIntValue(int64(f.u))
+		case f.num == 5 && f.typ == protowire.BytesType:
+			nex++
+		case f.num == 8 && f.typ == protowire.VarintType:
+			dp.SetFlags(pmetric.DataPointFlags(uint32(f.u)))
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	if err := d.exemplars(dp.Exemplars(), buf, 5, nex); err != nil {
+		return err
+	}
+	return d.attributes(dp.Attributes(), buf, 7, nattr)
+}
+
+func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) error {
+	nex, nattr := 0, 0
+	var once singular
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 9 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 2 && f.typ == protowire.Fixed64Type:
+			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 3 && f.typ == protowire.Fixed64Type:
+			dp.SetTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 4 && f.typ == protowire.Fixed64Type:
+			dp.SetCount(f.u)
+		case f.num == 5 && f.typ == protowire.Fixed64Type:
+			dp.SetSum(math.Float64frombits(f.u))
+		case f.num == 6 && f.typ == protowire.BytesType:
+			if err := once.first(6); err != nil {
+				return err
+			}
+			counts, err := d.fixed64s(f.data)
+			if err != nil {
+				return err
+			}
+			dp.BucketCounts().FromRaw(counts)
+		case f.num == 7 && f.typ == protowire.BytesType:
+			if err := once.first(7); err != nil {
+				return err
+			}
+			bounds, err := d.doubles(f.data)
+			if err != nil {
+				return err
+			}
+			dp.ExplicitBounds().FromRaw(bounds)
+		case f.num == 8 && f.typ == protowire.BytesType:
+			nex++
+		case f.num == 10 && f.typ == protowire.VarintType:
+			dp.SetFlags(pmetric.DataPointFlags(uint32(f.u)))
+		case f.num == 11 && f.typ == protowire.Fixed64Type:
+			dp.SetMin(math.Float64frombits(f.u))
+		case f.num == 12 && f.typ == protowire.Fixed64Type:
+			dp.SetMax(math.Float64frombits(f.u))
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	if err := d.exemplars(dp.Exemplars(), buf, 8, nex); err != nil {
+		return err
+	}
+	return d.attributes(dp.Attributes(), buf, 9, nattr)
+}
+
+func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, buf []byte) error {
+	nex, nattr := 0, 0
+	var once singular
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 2 && f.typ == protowire.Fixed64Type:
+			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 3 && f.typ == protowire.Fixed64Type:
+			dp.SetTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 4 && f.typ == protowire.Fixed64Type:
+			dp.SetCount(f.u)
+		case f.num == 5 && f.typ == protowire.Fixed64Type:
+			dp.SetSum(math.Float64frombits(f.u))
+		case f.num == 6 && f.typ == protowire.VarintType:
+			dp.SetScale(int32(protowire.DecodeZigZag(f.u)))
+		case f.num == 7 && f.typ == protowire.Fixed64Type:
+			dp.SetZeroCount(f.u)
+		case (f.num == 8 || f.num == 9) && f.typ == protowire.BytesType:
+			if err := once.first(f.num); err != nil {
+				return err
+			}
+			b := dp.Positive()
+			if f.num == 9 {
+				b = dp.Negative()
+			}
+			if err := d.buckets(b, f.data); err != nil {
+				return err
+			}
+		case f.num == 10 && f.typ == protowire.VarintType:
+			dp.SetFlags(pmetric.DataPointFlags(uint32(f.u)))
+		case f.num == 11 && f.typ == protowire.BytesType:
+			nex++
+		case f.num == 12 && f.typ == protowire.Fixed64Type:
+			dp.SetMin(math.Float64frombits(f.u))
+		case f.num == 13 && f.typ == protowire.Fixed64Type:
+			dp.SetMax(math.Float64frombits(f.u))
+		case f.num == 14 && f.typ == protowire.Fixed64Type:
+			dp.SetZeroThreshold(math.Float64frombits(f.u))
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	if err := d.exemplars(dp.Exemplars(), buf, 11, nex); err != nil {
+		return err
+	}
+	return d.attributes(dp.Attributes(), buf, 1, nattr)
+}
+
+func (d *decoder) buckets(b pmetric.ExponentialHistogramDataPointBuckets, buf []byte) error {
+	once := singular(0)
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 1 && f.typ == protowire.VarintType:
+			b.SetOffset(int32(protowire.DecodeZigZag(f.u)))
+		case f.num == 2 && f.typ == protowire.BytesType:
+			if err := once.first(2); err != nil {
+				return err
+			}
+			counts := d.u64[:0]
+			for p := f.data; len(p) > 0; {
+				v, n := protowire.ConsumeVarint(p)
+				if n < 0 {
+					return errUnsupported
+				}
+				counts = append(counts, v)
+				p = p[n:]
+			}
+			d.u64 = counts
+			b.BucketCounts().FromRaw(counts)
+		default:
+			return errUnsupported
+		}
+	}
+	return f.err()
+}
+
+func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
+	nq, nattr := 0, 0
+	f := fields(buf)
+	for f.next() {
+		switch {
+		case f.num == 7 && f.typ == protowire.BytesType:
+			nattr++
+		case f.num == 2 && f.typ == protowire.Fixed64Type:
+			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 3 && f.typ == protowire.Fixed64Type:
+			dp.SetTimestamp(pcommon.Timestamp(f.u))
+		case f.num == 4 && f.typ == protowire.Fixed64Type:
+			dp.SetCount(f.u)
+		case f.num == 5 && f.typ == protowire.Fixed64Type:
+			dp.SetSum(math.Float64frombits(f.u))
+		case f.num == 6 && f.typ == protowire.BytesType:
+			nq++
+		case f.num == 8 && f.typ == protowire.VarintType:
+			dp.SetFlags(pmetric.DataPointFlags(uint32(f.u)))
+		default:
+			return errUnsupported
+		}
+	}
+	if f.bad {
+		return errUnsupported
+	}
+	if nq > 0 {
+		qs := dp.QuantileValues()
+		qs.EnsureCapacity(nq)
+		f = fields(buf)
+		for f.next() {
+			if f.num != 6 {
+				continue
+			}
+			q := qs.AppendEmpty()
+			g := fields(f.data)
+			for g.next() {
+				switch {
+				case g.num == 1 && g.typ == protowire.Fixed64Type:
+					q.SetQuantile(math.Float64frombits(g.u))
+				case g.num == 2 && g.typ == protowire.Fixed64Type:
+					q.SetValue(math.Float64frombits(g.u))
+				default:
+					return errUnsupported
+				}
+			}
+			if g.bad {
+				return errUnsupported
+			}
+		}
+	}
+	return d.attributes(dp.Attributes(), buf, 7, nattr)
+}
+
+// exemplars decodes the n Exemplar payloads numbered num in buf into es.
+func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.Number, n int) error {
+	if n == 0 {
+		return nil
+	}
+	es.EnsureCapacity(n)
+	f := fields(buf)
+	for f.next() {
+		if f.num != num {
+			continue
+		}
+		e := es.AppendEmpty()
+		nattr := 0
+		g := fields(f.data)
+		for g.next() {
+			switch {
+			case g.num == 7 && g.typ == protowire.BytesType:
+				nattr++
+			case g.num == 2 && g.typ == protowire.Fixed64Type:
+				e.SetTimestamp(pcommon.Timestamp(g.u))
+			case g.num == 3 && g.typ == protowire.Fixed64Type:
+				e.SetDoubleValue(math.Float64frombits(g.u))
+			case g.num == 6 && g.typ == protowire.Fixed64Type:
+				e.SetIntValue(int64(g.u))
+			case g.num == 4 && g.typ == protowire.BytesType:
+				id, err := spanID(g.data)
+				if err != nil {
+					return err
+				}
+				e.SetSpanID(id)
+			case g.num == 5 && g.typ == protowire.BytesType:
+				id, err := traceID(g.data)
+				if err != nil {
+					return err
+				}
+				e.SetTraceID(id)
+			default:
+				return errUnsupported
+			}
+		}
+		if g.bad {
+			return errUnsupported
+		}
+		if err := d.attributes(e.FilteredAttributes(), f.data, 7, nattr); err != nil {
+			return err
+		}
+	}
+	return f.err()
+}
+
+// fixed64s decodes a packed repeated fixed64 into the decoder's scratch
+// slice; the caller copies it out (FromRaw copies).
+func (d *decoder) fixed64s(b []byte) ([]uint64, error) {
+	if len(b)%8 != 0 {
+		return nil, errUnsupported
+	}
+	out := d.u64[:0]
+	for ; len(b) > 0; b = b[8:] {
+		out = append(out, binary.LittleEndian.Uint64(b))
+	}
+	d.u64 = out
+	return out, nil
+}
+
+// doubles decodes a packed repeated double into the decoder's scratch
+// slice; the caller copies it out (FromRaw copies).
+func (d *decoder) doubles(b []byte) ([]float64, error) {
+	if len(b)%8 != 0 {
+		return nil, errUnsupported
+	}
+	out := d.f64[:0]
+	for ; len(b) > 0; b = b[8:] {
+		out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(b)))
+	}
+	d.f64 = out
+	return out, nil
+}

@@ -1,0 +1,175 @@
+package otlpdecode
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/bits"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// errUnsupported reports input this decoder leaves to pdata's own: a field
+// it does not know, a wire type it does not expect, a duplicate attribute
+// key. The caller falls back; it is never an error to the client.
+var errUnsupported = errors.New("otlpdecode: not handled by the fast path")
+
+// cursor walks the fields of one message. After next returns true, num,
+// typ and either u (varint and fixed types) or data (length-delimited) hold
+// the field just read.
+type cursor struct {
+	b    []byte
+	num  protowire.Number
+	typ  protowire.Type
+	u    uint64
+	data []byte
+	bad  bool
+}
+
+func fields(b []byte) cursor { return cursor{b: b} }
+
+// next reads the next field. It returns false at the end of the message and
+// on malformed input, which also sets bad.
+func (c *cursor) next() bool {
+	b := c.b
+	if len(b) < 2 || b[0] >= 0x80 {
+		return c.nextSlow()
+	}
+	c.num, c.typ = protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
+	switch c.typ {
+	case protowire.BytesType:
+		if l := int(b[1]); l < 0x80 && l <= len(b)-2 {
+			c.data, c.b = b[2:2+l], b[2+l:]
+			return true
+		}
+	case protowire.VarintType:
+		if b[1] < 0x80 {
+			c.u, c.b = uint64(b[1]), b[2:]
+			return true
+		}
+	case protowire.Fixed64Type:
+		if len(b) >= 9 {
+			c.u, c.b = binary.LittleEndian.Uint64(b[1:]), b[9:]
+			return true
+		}
+	}
+	return c.nextSlow()
+}
+
+func (c *cursor) fail() bool {
+	c.bad, c.b = true, nil
+	return false
+}
+
+func (c *cursor) nextSlow() bool {
+	b := c.b
+	if len(b) == 0 {
+		return false
+	}
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
+		return c.fail()
+	}
+	c.num, c.typ = num, typ
+	b = b[n:]
+	switch typ {
+	case protowire.VarintType:
+		c.u, n = protowire.ConsumeVarint(b)
+	case protowire.BytesType:
+		c.data, n = protowire.ConsumeBytes(b)
+	case protowire.Fixed64Type:
+		c.u, n = protowire.ConsumeFixed64(b)
+	case protowire.Fixed32Type:
+		var v uint32
+		v, n = protowire.ConsumeFixed32(b)
+		c.u = uint64(v)
+	default:
+		return c.fail()
+	}
+	if n < 0 {
+		return c.fail()
+	}
+	c.b = b[n:]
+	return true
+}
+
+// count returns how many fields numbered num b holds.
+func count(b []byte, num protowire.Number) (int, error) {
+	n := 0
+	c := fields(b)
+	for c.next() {
+		if c.num == num {
+			n++
+		}
+	}
+	if c.bad {
+		return 0, errUnsupported
+	}
+	return n, nil
+}
+
+// decoder holds what one request's decoding shares: a small table of the
+// strings it made, so that a key or value repeated across items (attribute
+// keys, methods, service names) is allocated once, not once per item.
+type decoder struct {
+	strings *internTable
+	u64     []uint64  // scratch for packed fixed64 and varint fields
+	f64     []float64 // scratch for packed doubles
+}
+
+// internBits sizes the intern table: 1024 entries.
+const internBits = 10
+
+// maxIntern is the longest string the table keeps, so that what it retains
+// stays small (at most 1024 × 128 bytes a table).
+const maxIntern = 128
+
+type internTable [1 << internBits]string
+
+// str returns b as a string, from the table when the same bytes were seen.
+func (d *decoder) str(b []byte) string {
+	n := len(b)
+	if n == 0 {
+		return ""
+	}
+	if n > maxIntern || d.strings == nil {
+		return string(b)
+	}
+	var h uint64
+	if n >= 8 {
+		h = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 31)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint64(c)
+		}
+	}
+	h = (h ^ uint64(n)) * 0x9E3779B97F4A7C15
+	slot := &d.strings[h>>(64-internBits)]
+	if *slot == string(b) {
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
+}
+
+// err reports whether the walk ended on malformed input.
+func (c *cursor) err() error {
+	if c.bad {
+		return errUnsupported
+	}
+	return nil
+}
+
+// singular tracks the message-typed fields of one message that must appear
+// at most once: protobuf merges a repeated occurrence into the first, which
+// the fast path leaves to pdata.
+type singular uint64
+
+func (s *singular) first(num protowire.Number) error {
+	bit := singular(1) << (num & 63)
+	if *s&bit != 0 {
+		return errUnsupported
+	}
+	*s |= bit
+	return nil
+}
