@@ -55,6 +55,12 @@ func (r *runCmd) Run(e *env) error {
 	if err := setFeatureGates(r.FeatureGates); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	// SIGHUP reloads; it is caught from the start, so that one sent while
+	// the pipeline is still starting does not kill the process.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+
 	otelcol.SetFastDecoding(r.FastDecoding)
 	metrics := prometheus.NewRegistry()
 	metrics.MustRegister(
@@ -110,9 +116,6 @@ func (r *runCmd) Run(e *env) error {
 	}
 	logger.Info("pipeline running", "script", r.Path, "components", len(ctrl.ListComponents()))
 
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	go func() {
 		for {
 			select {
