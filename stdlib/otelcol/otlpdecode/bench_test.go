@@ -153,6 +153,28 @@ func benchLogs(n int) []byte {
 	return b
 }
 
+// smallLogs is bench/'s "small" logs payload: one resource attribute, a
+// short body and one attribute a record.
+func smallLogs(n int) []byte {
+	ld := plog.NewLogs()
+	rl := ld.ResourceLogs().AppendEmpty()
+	rl.Resource().Attributes().PutStr("service.name", "telemetrygen")
+	lrs := rl.ScopeLogs().AppendEmpty().LogRecords()
+	for range n {
+		lr := lrs.AppendEmpty()
+		lr.SetTimestamp(1234567890)
+		lr.SetSeverityNumber(plog.SeverityNumberInfo)
+		lr.SetSeverityText("Info")
+		lr.Body().SetStr("the message")
+		lr.Attributes().PutStr("app", "server")
+	}
+	b, err := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // BenchmarkDecode compares pdata's decoder with this package's on one
 // request of 500 items of each signal.
 func BenchmarkDecode(b *testing.B) {
@@ -169,6 +191,9 @@ func BenchmarkDecode(b *testing.B) {
 			func(in []byte) error { _, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in); return err },
 			func(d *decoder, in []byte) error { _, err := d.metrics(in); return err }},
 		{"logs", benchLogs(500),
+			func(in []byte) error { _, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.logs(in); return err }},
+		{"logs-small", smallLogs(500),
 			func(in []byte) error { _, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in); return err },
 			func(d *decoder, in []byte) error { _, err := d.logs(in); return err }},
 	}

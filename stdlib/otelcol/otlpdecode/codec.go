@@ -2,7 +2,9 @@ package otlpdecode
 
 import (
 	"fmt"
+	"log/slog"
 	"reflect"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -145,12 +147,23 @@ func (c *codec) Unmarshal(data mem.BufferSlice, v any) error {
 	return c.delegate.Unmarshal(data, v)
 }
 
-// fast decodes data into v and reports whether it did.
-func (c *codec) fast(r request, data mem.BufferSlice, v any) bool {
+// fast decodes data into v and reports whether it did. A panic in the fast
+// path (a bug: the tests and fuzzing look for them) is logged once and
+// leaves the request to pdata rather than taking the process down.
+func (c *codec) fast(r request, data mem.BufferSlice, v any) (ok bool) {
 	buf := data.MaterializeToBuffer(bufferPool)
 	defer buf.Free()
 	d := decoders.Get().(*decoder)
-	defer decoders.Put(d)
+	defer func() {
+		if p := recover(); p != nil {
+			panicOnce.Do(func() {
+				slog.Error("OTLP fast decoding panicked; the request goes to pdata's decoder", "panic", p, "stack", string(debug.Stack()))
+			})
+			ok = false
+			return
+		}
+		decoders.Put(d)
+	}()
 	msg, err := r.decode(d, buf.ReadOnlyData())
 	if err != nil {
 		return false
@@ -158,3 +171,5 @@ func (c *codec) fast(r request, data mem.BufferSlice, v any) bool {
 	reflect.ValueOf(v).Elem().Set(msg)
 	return true
 }
+
+var panicOnce sync.Once

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"reflect"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -15,6 +16,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/testdata"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -149,4 +151,15 @@ func field(num protowire.Number, payload []byte) []byte {
 // keyValue encodes a KeyValue with a string value.
 func keyValue(k, v string) []byte {
 	return append(field(1, []byte(k)), field(2, field(1, []byte(v)))...)
+}
+
+// TestPanicFallsBack checks that a panic in the fast path leaves the
+// request to pdata instead of taking the process down.
+func TestPanicFallsBack(t *testing.T) {
+	c := &codec{}
+	r := request{decode: func(*decoder, []byte) (reflect.Value, error) { panic("a bug") }}
+	var v struct{}
+	if c.fast(r, mem.BufferSlice{mem.SliceBuffer([]byte{1})}, &v) {
+		t.Fatal("fast reported success after a panic")
+	}
 }

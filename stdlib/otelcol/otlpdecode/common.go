@@ -11,12 +11,12 @@ import (
 // KeyValue and AnyValue, and the trace and span IDs.
 
 func (d *decoder) resource(r pcommon.Resource, buf []byte) error {
-	nattr := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 2 && f.typ == protowire.VarintType:
 			r.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -27,11 +27,11 @@ func (d *decoder) resource(r pcommon.Resource, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	return d.attributes(r.Attributes(), buf, 1, nattr)
+	return d.attributes(r.Attributes(), buf, 1, &kvs)
 }
 
 func (d *decoder) scope(s pcommon.InstrumentationScope, buf []byte) error {
-	nattr := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
@@ -40,7 +40,7 @@ func (d *decoder) scope(s pcommon.InstrumentationScope, buf []byte) error {
 		case f.num == 2 && f.typ == protowire.BytesType:
 			s.SetVersion(d.str(f.data))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 4 && f.typ == protowire.VarintType:
 			s.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -50,7 +50,7 @@ func (d *decoder) scope(s pcommon.InstrumentationScope, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	return d.attributes(s.Attributes(), buf, 3, nattr)
+	return d.attributes(s.Attributes(), buf, 3, &kvs)
 }
 
 // traceID decodes a trace ID: 16 bytes, or none for the empty ID, as pdata.
@@ -73,13 +73,36 @@ func spanID(b []byte) (pcommon.SpanID, error) {
 	return id, nil
 }
 
-// attributes decodes the n KeyValue payloads numbered num in b into m; the
-// caller counted them in its own walk over b.
-func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, n int) error {
-	if n == 0 {
+// repeated collects the payloads of one repeated field while its message
+// is walked, so that they can be decoded afterwards without a second walk;
+// past its capacity it only counts them, and the second walk is made.
+type repeated struct {
+	n     int
+	first [16][]byte
+}
+
+func (r *repeated) add(payload []byte) {
+	if r.n < len(r.first) {
+		r.first[r.n] = payload
+	}
+	r.n++
+}
+
+// attributes decodes the KeyValue payloads numbered num in b, which kvs
+// collected, into m.
+func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs *repeated) error {
+	if kvs.n == 0 {
 		return nil
 	}
-	m.EnsureCapacity(n)
+	m.EnsureCapacity(kvs.n)
+	if kvs.n <= len(kvs.first) {
+		for _, kv := range kvs.first[:kvs.n] {
+			if err := d.keyValue(m, kv); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	f := fields(b)
 	for f.next() {
 		if f.num != num {
@@ -222,18 +245,18 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 			return errUnsupported
 		}
 		m := v.SetEmptyMap()
-		n := 0
+		var kvs repeated
 		e := fields(f.data)
 		for e.next() {
 			if e.num != 1 || e.typ != protowire.BytesType {
 				return errUnsupported
 			}
-			n++
+			kvs.add(e.data)
 		}
 		if e.bad {
 			return errUnsupported
 		}
-		return d.attributes(m, f.data, 1, n)
+		return d.attributes(m, f.data, 1, &kvs)
 	case 7:
 		if f.typ != protowire.BytesType {
 			return errUnsupported

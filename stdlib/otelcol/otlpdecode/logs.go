@@ -100,7 +100,7 @@ func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
 
 func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
 	var once singular
-	nattr := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
@@ -120,7 +120,7 @@ func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
 				return err
 			}
 		case f.num == 6 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 7 && f.typ == protowire.VarintType:
 			lr.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 8 && f.typ == protowire.Fixed32Type:
@@ -146,5 +146,5 @@ func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	return d.attributes(lr.Attributes(), buf, 6, nattr)
+	return d.attributes(lr.Attributes(), buf, 6, &kvs)
 }

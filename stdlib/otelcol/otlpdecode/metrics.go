@@ -100,7 +100,7 @@ func (d *decoder) scopeMetrics(sm pmetric.ScopeMetrics, buf []byte) error {
 
 func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 	data := false
-	nmeta := 0
+	var meta repeated
 	f := fields(buf)
 	for f.next() {
 		if f.typ != protowire.BytesType {
@@ -136,7 +136,7 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 				return err
 			}
 		case 12:
-			nmeta++
+			meta.add(f.data)
 		default:
 			return errUnsupported
 		}
@@ -144,7 +144,7 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	return d.attributes(m.Metadata(), buf, 12, nmeta)
+	return d.attributes(m.Metadata(), buf, 12, &meta)
 }
 
 func (d *decoder) gauge(g pmetric.Gauge, buf []byte) error {
@@ -257,12 +257,13 @@ func (d *decoder) summary(s pmetric.Summary, buf []byte) error {
 }
 
 func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
-	nex, nattr := 0, 0
+	nex := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -285,17 +286,18 @@ func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
 	if err := d.exemplars(dp.Exemplars(), buf, 5, nex); err != nil {
 		return err
 	}
-	return d.attributes(dp.Attributes(), buf, 7, nattr)
+	return d.attributes(dp.Attributes(), buf, 7, &kvs)
 }
 
 func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) error {
-	nex, nattr := 0, 0
+	nex := 0
+	var kvs repeated
 	var once singular
 	f := fields(buf)
 	for f.next() {
 		switch {
 		case f.num == 9 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -340,17 +342,18 @@ func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) erro
 	if err := d.exemplars(dp.Exemplars(), buf, 8, nex); err != nil {
 		return err
 	}
-	return d.attributes(dp.Attributes(), buf, 9, nattr)
+	return d.attributes(dp.Attributes(), buf, 9, &kvs)
 }
 
 func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, buf []byte) error {
-	nex, nattr := 0, 0
+	nex := 0
+	var kvs repeated
 	var once singular
 	f := fields(buf)
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -394,7 +397,7 @@ func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, bu
 	if err := d.exemplars(dp.Exemplars(), buf, 11, nex); err != nil {
 		return err
 	}
-	return d.attributes(dp.Attributes(), buf, 1, nattr)
+	return d.attributes(dp.Attributes(), buf, 1, &kvs)
 }
 
 func (d *decoder) buckets(b pmetric.ExponentialHistogramDataPointBuckets, buf []byte) error {
@@ -427,12 +430,13 @@ func (d *decoder) buckets(b pmetric.ExponentialHistogramDataPointBuckets, buf []
 }
 
 func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
-	nq, nattr := 0, 0
+	nq := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -477,7 +481,7 @@ func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
 			}
 		}
 	}
-	return d.attributes(dp.Attributes(), buf, 7, nattr)
+	return d.attributes(dp.Attributes(), buf, 7, &kvs)
 }
 
 // exemplars decodes the n Exemplar payloads numbered num in buf into es.
@@ -492,12 +496,12 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 			continue
 		}
 		e := es.AppendEmpty()
-		nattr := 0
+		var kvs repeated
 		g := fields(f.data)
 		for g.next() {
 			switch {
 			case g.num == 7 && g.typ == protowire.BytesType:
-				nattr++
+				kvs.add(g.data)
 			case g.num == 2 && g.typ == protowire.Fixed64Type:
 				e.SetTimestamp(pcommon.Timestamp(g.u))
 			case g.num == 3 && g.typ == protowire.Fixed64Type:
@@ -523,7 +527,7 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 		if g.bad {
 			return errUnsupported
 		}
-		if err := d.attributes(e.FilteredAttributes(), f.data, 7, nattr); err != nil {
+		if err := d.attributes(e.FilteredAttributes(), f.data, 7, &kvs); err != nil {
 			return err
 		}
 	}

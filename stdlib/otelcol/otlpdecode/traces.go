@@ -95,10 +95,12 @@ func (d *decoder) scopeSpans(ss ptrace.ScopeSpans, buf []byte) error {
 	return f.err()
 }
 
-// span decodes a Span in two walks: the first sets the scalar fields and
-// counts the repeated ones, the second decodes those into slices sized once.
+// span decodes a Span: one walk sets the scalar fields, collects the
+// attributes and counts events and links, which a second walk (only when
+// there are any) decodes into slices sized once.
 func (d *decoder) span(sp ptrace.Span, buf []byte) error {
-	var nattr, nevents, nlinks int
+	var kvs repeated
+	var nevents, nlinks int
 	var once singular
 	f := fields(buf)
 	for f.next() {
@@ -134,7 +136,7 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 		case f.num == 8 && f.typ == protowire.Fixed64Type:
 			sp.SetEndTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 9 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 10 && f.typ == protowire.VarintType:
 			sp.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 11 && f.typ == protowire.BytesType:
@@ -159,19 +161,19 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	if nattr+nevents+nlinks == 0 {
+	if err := d.attributes(sp.Attributes(), buf, 9, &kvs); err != nil {
+		return err
+	}
+	if nevents+nlinks == 0 {
 		return nil
 	}
-	attrs, events, links := sp.Attributes(), sp.Events(), sp.Links()
-	attrs.EnsureCapacity(nattr)
+	events, links := sp.Events(), sp.Links()
 	events.EnsureCapacity(nevents)
 	links.EnsureCapacity(nlinks)
 	f = fields(buf)
 	for f.next() {
 		var err error
 		switch f.num {
-		case 9:
-			err = d.keyValue(attrs, f.data)
 		case 11:
 			err = d.event(events.AppendEmpty(), f.data)
 		case 13:
@@ -200,7 +202,7 @@ func (d *decoder) status(s ptrace.Status, buf []byte) error {
 }
 
 func (d *decoder) event(e ptrace.SpanEvent, buf []byte) error {
-	nattr := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
@@ -209,7 +211,7 @@ func (d *decoder) event(e ptrace.SpanEvent, buf []byte) error {
 		case f.num == 2 && f.typ == protowire.BytesType:
 			e.SetName(d.str(f.data))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 4 && f.typ == protowire.VarintType:
 			e.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -219,11 +221,11 @@ func (d *decoder) event(e ptrace.SpanEvent, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	return d.attributes(e.Attributes(), buf, 3, nattr)
+	return d.attributes(e.Attributes(), buf, 3, &kvs)
 }
 
 func (d *decoder) link(l ptrace.SpanLink, buf []byte) error {
-	nattr := 0
+	var kvs repeated
 	f := fields(buf)
 	for f.next() {
 		switch {
@@ -242,7 +244,7 @@ func (d *decoder) link(l ptrace.SpanLink, buf []byte) error {
 		case f.num == 3 && f.typ == protowire.BytesType:
 			l.TraceState().FromRaw(d.str(f.data))
 		case f.num == 4 && f.typ == protowire.BytesType:
-			nattr++
+			kvs.add(f.data)
 		case f.num == 5 && f.typ == protowire.VarintType:
 			l.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 6 && f.typ == protowire.Fixed32Type:
@@ -254,5 +256,5 @@ func (d *decoder) link(l ptrace.SpanLink, buf []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
-	return d.attributes(l.Attributes(), buf, 4, nattr)
+	return d.attributes(l.Attributes(), buf, 4, &kvs)
 }
