@@ -56,6 +56,7 @@ func StatsOf(signal string) *Stats { return stats[signal] }
 
 var (
 	registerOnce sync.Once
+	registerErr  error
 	requests     []request
 	decoders     = sync.Pool{New: func() any { return &decoder{strings: new(internTable)} }}
 	bufferPool   = mem.NewTieredBufferPool(256, 4<<10, 16<<10, 32<<10, 512<<10, 1<<20, 4<<20, 16<<20)
@@ -73,7 +74,10 @@ func origType(wrapper any) (reflect.Type, error) {
 }
 
 // newRequest describes the request that exportRequest wraps, decoded into
-// the data type that data is: both must wrap the same message.
+// the data type that data is: both must wrap the same message. gRPC hands
+// the codec a new, empty message to fill; the request's decode builds the
+// data with pdata's API and returns its message, which the codec copies
+// into gRPC's (a struct of slice headers: the data is not copied).
 func newRequest[D any](signal string, exportRequest any, data D, decode func(*decoder, []byte) (D, error)) (request, error) {
 	rt, err := origType(exportRequest)
 	if err != nil {
@@ -101,8 +105,9 @@ func newRequest[D any](signal string, exportRequest any, data D, decode func(*de
 // and everything else as before. It is idempotent. The fast path is on
 // after the first call; SetEnabled(false) turns it off.
 func RegisterGRPCCodec() error {
-	var err error
 	registerOnce.Do(func() {
+		var err error
+		defer func() { registerErr = err }()
 		var rs [3]request
 		if rs[0], err = newRequest("traces", ptraceotlp.NewExportRequest(), ptrace.NewTraces(), (*decoder).traces); err != nil {
 			return
@@ -117,7 +122,7 @@ func RegisterGRPCCodec() error {
 		encoding.RegisterCodecV2(&codec{delegate: encoding.GetCodecV2("proto")})
 		enabled.Store(true)
 	})
-	return err
+	return registerErr
 }
 
 // codec decodes OTLP export requests with the fast decoder and hands

@@ -8,7 +8,55 @@ import (
 )
 
 // The messages every signal shares: Resource, InstrumentationScope,
-// KeyValue and AnyValue, and the trace and span IDs.
+// KeyValue and AnyValue, and the trace and span IDs; and the two shapes
+// of message that hold the lists of the three signals.
+
+// list decodes a message whose field num is a repeated message: it counts
+// the elements, sizes their slice with ensure, and decodes each with
+// element. other decodes the message's other fields (nil: it has none) and
+// returns errUnsupported for a field it does not know.
+func list(buf []byte, num protowire.Number, ensure func(int), element func([]byte) error, other func(*cursor) error) error {
+	n, err := count(buf, num)
+	if err != nil {
+		return err
+	}
+	ensure(n)
+	f := fields(buf)
+	for f.next() {
+		if f.num == num && f.typ == protowire.BytesType {
+			err = element(f.data)
+		} else if other != nil {
+			err = other(&f)
+		} else {
+			err = errUnsupported
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return f.err()
+}
+
+// envelope decodes the messages that put a list under a resource or a
+// scope (ResourceSpans and ScopeSpans, and their metrics and logs peers):
+// field 1 is the resource or scope, decoded by head; field 2 the list's
+// elements; field 3 the schema URL.
+func (d *decoder) envelope(buf []byte, head func([]byte) error, ensure func(int), element func([]byte) error, setSchemaURL func(string)) error {
+	var once singular
+	return list(buf, 2, ensure, element, func(f *cursor) error {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			if err := once.first(1); err != nil {
+				return err
+			}
+			return head(f.data)
+		case f.num == 3 && f.typ == protowire.BytesType:
+			setSchemaURL(d.str(f.data))
+			return nil
+		}
+		return errUnsupported
+	})
+}
 
 func (d *decoder) resource(r pcommon.Resource, buf []byte) error {
 	var kvs repeated

@@ -9,93 +9,20 @@ import (
 // logs decodes an ExportLogsServiceRequest (LogsData on the wire).
 func (d *decoder) logs(buf []byte) (plog.Logs, error) {
 	ld := plog.NewLogs()
-	n, err := count(buf, 1)
-	if err != nil {
-		return ld, err
-	}
 	rls := ld.ResourceLogs()
-	rls.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		if f.num != 1 || f.typ != protowire.BytesType {
-			return ld, errUnsupported
-		}
-		if err := d.resourceLogs(rls.AppendEmpty(), f.data); err != nil {
-			return ld, err
-		}
-	}
-	if f.bad {
-		return ld, errUnsupported
-	}
-	return ld, nil
+	return ld, list(buf, 1, rls.EnsureCapacity, func(b []byte) error { return d.resourceLogs(rls.AppendEmpty(), b) }, nil)
 }
 
 func (d *decoder) resourceLogs(rl plog.ResourceLogs, buf []byte) error {
-	n, err := count(buf, 2)
-	if err != nil {
-		return err
-	}
 	sls := rl.ScopeLogs()
-	sls.EnsureCapacity(n)
-	var once singular
-	f := fields(buf)
-	for f.next() {
-		if f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		switch f.num {
-		case 1:
-			if err := once.first(1); err != nil {
-				return err
-			}
-			if err := d.resource(rl.Resource(), f.data); err != nil {
-				return err
-			}
-		case 2:
-			if err := d.scopeLogs(sls.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case 3:
-			rl.SetSchemaUrl(d.str(f.data))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return d.envelope(buf, func(b []byte) error { return d.resource(rl.Resource(), b) },
+		sls.EnsureCapacity, func(b []byte) error { return d.scopeLogs(sls.AppendEmpty(), b) }, rl.SetSchemaUrl)
 }
 
 func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
-	n, err := count(buf, 2)
-	if err != nil {
-		return err
-	}
 	records := sl.LogRecords()
-	records.EnsureCapacity(n)
-	var once singular
-	f := fields(buf)
-	for f.next() {
-		if f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		switch f.num {
-		case 1:
-			if err := once.first(1); err != nil {
-				return err
-			}
-			if err := d.scope(sl.Scope(), f.data); err != nil {
-				return err
-			}
-		case 2:
-			if err := d.logRecord(records.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case 3:
-			sl.SetSchemaUrl(d.str(f.data))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return d.envelope(buf, func(b []byte) error { return d.scope(sl.Scope(), b) },
+		records.EnsureCapacity, func(b []byte) error { return d.logRecord(records.AppendEmpty(), b) }, sl.SetSchemaUrl)
 }
 
 func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {

@@ -12,90 +12,20 @@ import (
 // metrics decodes an ExportMetricsServiceRequest (MetricsData on the wire).
 func (d *decoder) metrics(buf []byte) (pmetric.Metrics, error) {
 	md := pmetric.NewMetrics()
-	n, err := count(buf, 1)
-	if err != nil {
-		return md, err
-	}
 	rms := md.ResourceMetrics()
-	rms.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		if f.num != 1 || f.typ != protowire.BytesType {
-			return md, errUnsupported
-		}
-		if err := d.resourceMetrics(rms.AppendEmpty(), f.data); err != nil {
-			return md, err
-		}
-	}
-	return md, f.err()
+	return md, list(buf, 1, rms.EnsureCapacity, func(b []byte) error { return d.resourceMetrics(rms.AppendEmpty(), b) }, nil)
 }
 
 func (d *decoder) resourceMetrics(rm pmetric.ResourceMetrics, buf []byte) error {
-	n, err := count(buf, 2)
-	if err != nil {
-		return err
-	}
 	sms := rm.ScopeMetrics()
-	sms.EnsureCapacity(n)
-	var once singular
-	f := fields(buf)
-	for f.next() {
-		if f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		switch f.num {
-		case 1:
-			if err := once.first(1); err != nil {
-				return err
-			}
-			if err := d.resource(rm.Resource(), f.data); err != nil {
-				return err
-			}
-		case 2:
-			if err := d.scopeMetrics(sms.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case 3:
-			rm.SetSchemaUrl(d.str(f.data))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return d.envelope(buf, func(b []byte) error { return d.resource(rm.Resource(), b) },
+		sms.EnsureCapacity, func(b []byte) error { return d.scopeMetrics(sms.AppendEmpty(), b) }, rm.SetSchemaUrl)
 }
 
 func (d *decoder) scopeMetrics(sm pmetric.ScopeMetrics, buf []byte) error {
-	n, err := count(buf, 2)
-	if err != nil {
-		return err
-	}
 	ms := sm.Metrics()
-	ms.EnsureCapacity(n)
-	var once singular
-	f := fields(buf)
-	for f.next() {
-		if f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		switch f.num {
-		case 1:
-			if err := once.first(1); err != nil {
-				return err
-			}
-			if err := d.scope(sm.Scope(), f.data); err != nil {
-				return err
-			}
-		case 2:
-			if err := d.metric(ms.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case 3:
-			sm.SetSchemaUrl(d.str(f.data))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return d.envelope(buf, func(b []byte) error { return d.scope(sm.Scope(), b) },
+		ms.EnsureCapacity, func(b []byte) error { return d.metric(ms.AppendEmpty(), b) }, sm.SetSchemaUrl)
 }
 
 func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
@@ -148,38 +78,14 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 }
 
 func (d *decoder) gauge(g pmetric.Gauge, buf []byte) error {
-	n, err := count(buf, 1)
-	if err != nil {
-		return err
-	}
 	dps := g.DataPoints()
-	dps.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		if f.num != 1 || f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		if err := d.numberPoint(dps.AppendEmpty(), f.data); err != nil {
-			return err
-		}
-	}
-	return f.err()
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.numberPoint(dps.AppendEmpty(), b) }, nil)
 }
 
 func (d *decoder) sum(s pmetric.Sum, buf []byte) error {
-	n, err := count(buf, 1)
-	if err != nil {
-		return err
-	}
 	dps := s.DataPoints()
-	dps.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.numberPoint(dps.AppendEmpty(), b) }, func(f *cursor) error {
 		switch {
-		case f.num == 1 && f.typ == protowire.BytesType:
-			if err := d.numberPoint(dps.AppendEmpty(), f.data); err != nil {
-				return err
-			}
 		case f.num == 2 && f.typ == protowire.VarintType:
 			s.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
 		case f.num == 3 && f.typ == protowire.VarintType:
@@ -187,73 +93,37 @@ func (d *decoder) sum(s pmetric.Sum, buf []byte) error {
 		default:
 			return errUnsupported
 		}
-	}
-	return f.err()
+		return nil
+	})
 }
 
 func (d *decoder) histogram(h pmetric.Histogram, buf []byte) error {
-	n, err := count(buf, 1)
-	if err != nil {
-		return err
-	}
 	dps := h.DataPoints()
-	dps.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		switch {
-		case f.num == 1 && f.typ == protowire.BytesType:
-			if err := d.histogramPoint(dps.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case f.num == 2 && f.typ == protowire.VarintType:
-			h.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
-		default:
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.histogramPoint(dps.AppendEmpty(), b) },
+		temporality(h.SetAggregationTemporality))
+}
+
+// temporality decodes the aggregation temporality (field 2) of a histogram
+// or an exponential histogram.
+func temporality(set func(pmetric.AggregationTemporality)) func(*cursor) error {
+	return func(f *cursor) error {
+		if f.num != 2 || f.typ != protowire.VarintType {
 			return errUnsupported
 		}
+		set(pmetric.AggregationTemporality(int32(f.u)))
+		return nil
 	}
-	return f.err()
 }
 
 func (d *decoder) expHistogram(h pmetric.ExponentialHistogram, buf []byte) error {
-	n, err := count(buf, 1)
-	if err != nil {
-		return err
-	}
 	dps := h.DataPoints()
-	dps.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		switch {
-		case f.num == 1 && f.typ == protowire.BytesType:
-			if err := d.expHistogramPoint(dps.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case f.num == 2 && f.typ == protowire.VarintType:
-			h.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.expHistogramPoint(dps.AppendEmpty(), b) },
+		temporality(h.SetAggregationTemporality))
 }
 
 func (d *decoder) summary(s pmetric.Summary, buf []byte) error {
-	n, err := count(buf, 1)
-	if err != nil {
-		return err
-	}
 	dps := s.DataPoints()
-	dps.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		if f.num != 1 || f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		if err := d.summaryPoint(dps.AppendEmpty(), f.data); err != nil {
-			return err
-		}
-	}
-	return f.err()
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.summaryPoint(dps.AppendEmpty(), b) }, nil)
 }
 
 func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {

@@ -9,90 +9,20 @@ import (
 // traces decodes an ExportTraceServiceRequest (TracesData on the wire).
 func (d *decoder) traces(buf []byte) (ptrace.Traces, error) {
 	td := ptrace.NewTraces()
-	n, err := count(buf, 1)
-	if err != nil {
-		return td, err
-	}
 	rss := td.ResourceSpans()
-	rss.EnsureCapacity(n)
-	f := fields(buf)
-	for f.next() {
-		if f.num != 1 || f.typ != protowire.BytesType {
-			return td, errUnsupported
-		}
-		if err := d.resourceSpans(rss.AppendEmpty(), f.data); err != nil {
-			return td, err
-		}
-	}
-	return td, f.err()
+	return td, list(buf, 1, rss.EnsureCapacity, func(b []byte) error { return d.resourceSpans(rss.AppendEmpty(), b) }, nil)
 }
 
 func (d *decoder) resourceSpans(rs ptrace.ResourceSpans, buf []byte) error {
-	n, err := count(buf, 2)
-	if err != nil {
-		return err
-	}
 	sss := rs.ScopeSpans()
-	sss.EnsureCapacity(n)
-	var once singular
-	f := fields(buf)
-	for f.next() {
-		if f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		switch f.num {
-		case 1:
-			if err := once.first(1); err != nil {
-				return err
-			}
-			if err := d.resource(rs.Resource(), f.data); err != nil {
-				return err
-			}
-		case 2:
-			if err := d.scopeSpans(sss.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case 3:
-			rs.SetSchemaUrl(d.str(f.data))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return d.envelope(buf, func(b []byte) error { return d.resource(rs.Resource(), b) },
+		sss.EnsureCapacity, func(b []byte) error { return d.scopeSpans(sss.AppendEmpty(), b) }, rs.SetSchemaUrl)
 }
 
 func (d *decoder) scopeSpans(ss ptrace.ScopeSpans, buf []byte) error {
-	n, err := count(buf, 2)
-	if err != nil {
-		return err
-	}
 	spans := ss.Spans()
-	spans.EnsureCapacity(n)
-	var once singular
-	f := fields(buf)
-	for f.next() {
-		if f.typ != protowire.BytesType {
-			return errUnsupported
-		}
-		switch f.num {
-		case 1:
-			if err := once.first(1); err != nil {
-				return err
-			}
-			if err := d.scope(ss.Scope(), f.data); err != nil {
-				return err
-			}
-		case 2:
-			if err := d.span(spans.AppendEmpty(), f.data); err != nil {
-				return err
-			}
-		case 3:
-			ss.SetSchemaUrl(d.str(f.data))
-		default:
-			return errUnsupported
-		}
-	}
-	return f.err()
+	return d.envelope(buf, func(b []byte) error { return d.scope(ss.Scope(), b) },
+		spans.EnsureCapacity, func(b []byte) error { return d.span(spans.AppendEmpty(), b) }, ss.SetSchemaUrl)
 }
 
 // span decodes a Span: one walk sets the scalar fields, collects the
