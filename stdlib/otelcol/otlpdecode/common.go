@@ -24,7 +24,7 @@ func list(buf []byte, num protowire.Number, ensure func(int), element func([]byt
 	f := fields(buf)
 	for f.next() {
 		if f.num == num && f.typ == protowire.BytesType {
-			err = element(f.data)
+			err = element(f.data())
 		} else if other != nil {
 			err = other(&f)
 		} else {
@@ -49,9 +49,9 @@ func (d *decoder) envelope(buf []byte, head func([]byte) error, ensure func(int)
 			if err := once.first(1); err != nil {
 				return err
 			}
-			return head(f.data)
+			return head(f.data())
 		case f.num == 3 && f.typ == protowire.BytesType:
-			setSchemaURL(d.str(f.data))
+			setSchemaURL(d.str(f.data()))
 			return nil
 		}
 		return errUnsupported
@@ -64,7 +64,7 @@ func (d *decoder) resource(r pcommon.Resource, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 2 && f.typ == protowire.VarintType:
 			r.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -84,11 +84,11 @@ func (d *decoder) scope(s pcommon.InstrumentationScope, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			s.SetName(d.str(f.data))
+			s.SetName(d.str(f.data()))
 		case f.num == 2 && f.typ == protowire.BytesType:
-			s.SetVersion(d.str(f.data))
+			s.SetVersion(d.str(f.data()))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 4 && f.typ == protowire.VarintType:
 			s.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -156,7 +156,7 @@ func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs 
 		if f.num != num {
 			continue
 		}
-		if err := d.keyValue(m, f.data); err != nil {
+		if err := d.keyValue(m, f.data()); err != nil {
 			return err
 		}
 	}
@@ -176,12 +176,12 @@ func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
 			if f.typ != protowire.BytesType {
 				return errUnsupported
 			}
-			key = d.str(f.data)
+			key = d.str(f.data())
 		case 2:
 			if f.typ != protowire.BytesType {
 				return errUnsupported
 			}
-			val = f.data
+			val = f.data()
 		default:
 			return errUnsupported
 		}
@@ -206,7 +206,7 @@ func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
 		return nil
 	}
 	f := fields(b)
-	if !f.next() || len(f.b) != 0 {
+	if !f.next() || !f.done() {
 		return errUnsupported
 	}
 	switch f.num {
@@ -214,7 +214,7 @@ func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
 		if f.typ != protowire.BytesType {
 			return errUnsupported
 		}
-		m.PutStr(key, d.str(f.data))
+		m.PutStr(key, d.str(f.data()))
 	case 2:
 		if f.typ != protowire.VarintType {
 			return errUnsupported
@@ -242,7 +242,7 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		return nil
 	}
 	f := fields(b)
-	if !f.next() || len(f.b) != 0 {
+	if !f.next() || !f.done() {
 		return errUnsupported
 	}
 	switch f.num {
@@ -250,7 +250,7 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if f.typ != protowire.BytesType {
 			return errUnsupported
 		}
-		v.SetStr(d.str(f.data))
+		v.SetStr(d.str(f.data()))
 	case 2:
 		if f.typ != protowire.VarintType {
 			return errUnsupported
@@ -271,17 +271,17 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 			return errUnsupported
 		}
 		s := v.SetEmptySlice()
-		n, err := count(f.data, 1)
+		n, err := count(f.data(), 1)
 		if err != nil {
 			return err
 		}
 		s.EnsureCapacity(n)
-		e := fields(f.data)
+		e := fields(f.data())
 		for e.next() {
 			if e.num != 1 || e.typ != protowire.BytesType {
 				return errUnsupported
 			}
-			if err := d.value(s.AppendEmpty(), e.data); err != nil {
+			if err := d.value(s.AppendEmpty(), e.data()); err != nil {
 				return err
 			}
 		}
@@ -294,22 +294,22 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		}
 		m := v.SetEmptyMap()
 		var kvs repeated
-		e := fields(f.data)
+		e := fields(f.data())
 		for e.next() {
 			if e.num != 1 || e.typ != protowire.BytesType {
 				return errUnsupported
 			}
-			kvs.add(e.data)
+			kvs.add(e.data())
 		}
 		if e.bad {
 			return errUnsupported
 		}
-		return d.attributes(m, f.data, 1, &kvs)
+		return d.attributes(m, f.data(), 1, &kvs)
 	case 7:
 		if f.typ != protowire.BytesType {
 			return errUnsupported
 		}
-		v.SetEmptyBytes().FromRaw(f.data)
+		v.SetEmptyBytes().FromRaw(f.data())
 	default:
 		return errUnsupported
 	}

@@ -38,34 +38,34 @@ func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
 		case f.num == 2 && f.typ == protowire.VarintType:
 			lr.SetSeverityNumber(plog.SeverityNumber(int32(f.u)))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			lr.SetSeverityText(d.str(f.data))
+			lr.SetSeverityText(d.str(f.data()))
 		case f.num == 5 && f.typ == protowire.BytesType:
 			if err := once.first(5); err != nil {
 				return err
 			}
-			if err := d.value(lr.Body(), f.data); err != nil {
+			if err := d.value(lr.Body(), f.data()); err != nil {
 				return err
 			}
 		case f.num == 6 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 7 && f.typ == protowire.VarintType:
 			lr.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 8 && f.typ == protowire.Fixed32Type:
 			lr.SetFlags(plog.LogRecordFlags(uint32(f.u)))
 		case f.num == 9 && f.typ == protowire.BytesType:
-			id, err := traceID(f.data)
+			id, err := traceID(f.data())
 			if err != nil {
 				return err
 			}
 			lr.SetTraceID(id)
 		case f.num == 10 && f.typ == protowire.BytesType:
-			id, err := spanID(f.data)
+			id, err := spanID(f.data())
 			if err != nil {
 				return err
 			}
 			lr.SetSpanID(id)
 		case f.num == 12 && f.typ == protowire.BytesType:
-			lr.SetEventName(d.str(f.data))
+			lr.SetEventName(d.str(f.data()))
 		default:
 			return errUnsupported
 		}

@@ -38,11 +38,11 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 		}
 		switch f.num {
 		case 1:
-			m.SetName(d.str(f.data))
+			m.SetName(d.str(f.data()))
 		case 2:
-			m.SetDescription(d.str(f.data))
+			m.SetDescription(d.str(f.data()))
 		case 3:
-			m.SetUnit(d.str(f.data))
+			m.SetUnit(d.str(f.data()))
 		case 5, 7, 9, 10, 11:
 			// The data is a oneof; a second one is left to pdata.
 			if data {
@@ -52,21 +52,21 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 			var err error
 			switch f.num {
 			case 5:
-				err = d.gauge(m.SetEmptyGauge(), f.data)
+				err = d.gauge(m.SetEmptyGauge(), f.data())
 			case 7:
-				err = d.sum(m.SetEmptySum(), f.data)
+				err = d.sum(m.SetEmptySum(), f.data())
 			case 9:
-				err = d.histogram(m.SetEmptyHistogram(), f.data)
+				err = d.histogram(m.SetEmptyHistogram(), f.data())
 			case 10:
-				err = d.expHistogram(m.SetEmptyExponentialHistogram(), f.data)
+				err = d.expHistogram(m.SetEmptyExponentialHistogram(), f.data())
 			case 11:
-				err = d.summary(m.SetEmptySummary(), f.data)
+				err = d.summary(m.SetEmptySummary(), f.data())
 			}
 			if err != nil {
 				return err
 			}
 		case 12:
-			meta.add(f.data)
+			meta.add(f.data())
 		default:
 			return errUnsupported
 		}
@@ -133,7 +133,7 @@ func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -167,7 +167,7 @@ func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) erro
 	for f.next() {
 		switch {
 		case f.num == 9 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -180,7 +180,7 @@ func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) erro
 			if err := once.first(6); err != nil {
 				return err
 			}
-			counts, err := d.fixed64s(f.data)
+			counts, err := d.fixed64s(f.data())
 			if err != nil {
 				return err
 			}
@@ -189,7 +189,7 @@ func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) erro
 			if err := once.first(7); err != nil {
 				return err
 			}
-			bounds, err := d.doubles(f.data)
+			bounds, err := d.doubles(f.data())
 			if err != nil {
 				return err
 			}
@@ -223,7 +223,7 @@ func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, bu
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -244,7 +244,7 @@ func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, bu
 			if f.num == 9 {
 				b = dp.Negative()
 			}
-			if err := d.buckets(b, f.data); err != nil {
+			if err := d.buckets(b, f.data()); err != nil {
 				return err
 			}
 		case f.num == 10 && f.typ == protowire.VarintType:
@@ -282,7 +282,7 @@ func (d *decoder) buckets(b pmetric.ExponentialHistogramDataPointBuckets, buf []
 				return err
 			}
 			counts := d.u64[:0]
-			for p := f.data; len(p) > 0; {
+			for p := f.data(); len(p) > 0; {
 				v, n := protowire.ConsumeVarint(p)
 				if n < 0 {
 					return errUnsupported
@@ -306,7 +306,7 @@ func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -335,7 +335,7 @@ func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
 				continue
 			}
 			q := qs.AppendEmpty()
-			g := fields(f.data)
+			g := fields(f.data())
 			for g.next() {
 				switch {
 				case g.num == 1 && g.typ == protowire.Fixed64Type:
@@ -367,11 +367,11 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 		}
 		e := es.AppendEmpty()
 		var kvs repeated
-		g := fields(f.data)
+		g := fields(f.data())
 		for g.next() {
 			switch {
 			case g.num == 7 && g.typ == protowire.BytesType:
-				kvs.add(g.data)
+				kvs.add(g.data())
 			case g.num == 2 && g.typ == protowire.Fixed64Type:
 				e.SetTimestamp(pcommon.Timestamp(g.u))
 			case g.num == 3 && g.typ == protowire.Fixed64Type:
@@ -379,13 +379,13 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 			case g.num == 6 && g.typ == protowire.Fixed64Type:
 				e.SetIntValue(int64(g.u))
 			case g.num == 4 && g.typ == protowire.BytesType:
-				id, err := spanID(g.data)
+				id, err := spanID(g.data())
 				if err != nil {
 					return err
 				}
 				e.SetSpanID(id)
 			case g.num == 5 && g.typ == protowire.BytesType:
-				id, err := traceID(g.data)
+				id, err := traceID(g.data())
 				if err != nil {
 					return err
 				}
@@ -397,7 +397,7 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 		if g.bad {
 			return errUnsupported
 		}
-		if err := d.attributes(e.FilteredAttributes(), f.data, 7, &kvs); err != nil {
+		if err := d.attributes(e.FilteredAttributes(), f.data(), 7, &kvs); err != nil {
 			return err
 		}
 	}

@@ -36,21 +36,21 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			id, err := traceID(f.data)
+			id, err := traceID(f.data())
 			if err != nil {
 				return err
 			}
 			sp.SetTraceID(id)
 		case f.num == 2 && f.typ == protowire.BytesType:
-			id, err := spanID(f.data)
+			id, err := spanID(f.data())
 			if err != nil {
 				return err
 			}
 			sp.SetSpanID(id)
 		case f.num == 3 && f.typ == protowire.BytesType:
-			sp.TraceState().FromRaw(d.str(f.data))
+			sp.TraceState().FromRaw(d.str(f.data()))
 		case f.num == 4 && f.typ == protowire.BytesType:
-			id, err := spanID(f.data)
+			id, err := spanID(f.data())
 			if err != nil {
 				return err
 			}
@@ -58,7 +58,7 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 		case f.num == 16 && f.typ == protowire.Fixed32Type:
 			sp.SetFlags(uint32(f.u))
 		case f.num == 5 && f.typ == protowire.BytesType:
-			sp.SetName(d.str(f.data))
+			sp.SetName(d.str(f.data()))
 		case f.num == 6 && f.typ == protowire.VarintType:
 			sp.SetKind(ptrace.SpanKind(int32(f.u)))
 		case f.num == 7 && f.typ == protowire.Fixed64Type:
@@ -66,7 +66,7 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 		case f.num == 8 && f.typ == protowire.Fixed64Type:
 			sp.SetEndTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 9 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 10 && f.typ == protowire.VarintType:
 			sp.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 11 && f.typ == protowire.BytesType:
@@ -81,7 +81,7 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 			if err := once.first(15); err != nil {
 				return err
 			}
-			if err := d.status(sp.Status(), f.data); err != nil {
+			if err := d.status(sp.Status(), f.data()); err != nil {
 				return err
 			}
 		default:
@@ -105,9 +105,9 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 		var err error
 		switch f.num {
 		case 11:
-			err = d.event(events.AppendEmpty(), f.data)
+			err = d.event(events.AppendEmpty(), f.data())
 		case 13:
-			err = d.link(links.AppendEmpty(), f.data)
+			err = d.link(links.AppendEmpty(), f.data())
 		}
 		if err != nil {
 			return err
@@ -121,7 +121,7 @@ func (d *decoder) status(s ptrace.Status, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 2 && f.typ == protowire.BytesType:
-			s.SetMessage(d.str(f.data))
+			s.SetMessage(d.str(f.data()))
 		case f.num == 3 && f.typ == protowire.VarintType:
 			s.SetCode(ptrace.StatusCode(int32(f.u)))
 		default:
@@ -139,9 +139,9 @@ func (d *decoder) event(e ptrace.SpanEvent, buf []byte) error {
 		case f.num == 1 && f.typ == protowire.Fixed64Type:
 			e.SetTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 2 && f.typ == protowire.BytesType:
-			e.SetName(d.str(f.data))
+			e.SetName(d.str(f.data()))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 4 && f.typ == protowire.VarintType:
 			e.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -160,21 +160,21 @@ func (d *decoder) link(l ptrace.SpanLink, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			id, err := traceID(f.data)
+			id, err := traceID(f.data())
 			if err != nil {
 				return err
 			}
 			l.SetTraceID(id)
 		case f.num == 2 && f.typ == protowire.BytesType:
-			id, err := spanID(f.data)
+			id, err := spanID(f.data())
 			if err != nil {
 				return err
 			}
 			l.SetSpanID(id)
 		case f.num == 3 && f.typ == protowire.BytesType:
-			l.TraceState().FromRaw(d.str(f.data))
+			l.TraceState().FromRaw(d.str(f.data()))
 		case f.num == 4 && f.typ == protowire.BytesType:
-			kvs.add(f.data)
+			kvs.add(f.data())
 		case f.num == 5 && f.typ == protowire.VarintType:
 			l.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 6 && f.typ == protowire.Fixed32Type:

@@ -14,23 +14,32 @@ import (
 var errUnsupported = errors.New("otlpdecode: not handled by the fast path")
 
 // cursor walks the fields of one message. After next returns true, num,
-// typ and either u (varint and fixed types) or data (length-delimited) hold
-// the field just read.
+// typ and either u (varint and fixed types) or data() (length-delimited)
+// hold the field just read. next writes only integers: a cursor lives on
+// its caller's stack, and writing slices through a pointer to it would cost
+// a write barrier on every field while the garbage collector marks.
 type cursor struct {
-	b    []byte
-	num  protowire.Number
-	typ  protowire.Type
-	u    uint64
-	data []byte
-	bad  bool
+	buf    []byte
+	pos    int
+	num    protowire.Number
+	typ    protowire.Type
+	u      uint64
+	lo, hi int // a length-delimited payload is buf[lo:hi]
+	bad    bool
 }
 
-func fields(b []byte) cursor { return cursor{b: b} }
+func fields(b []byte) cursor { return cursor{buf: b} }
+
+// data returns the payload of the length-delimited field just read.
+func (c *cursor) data() []byte { return c.buf[c.lo:c.hi] }
+
+// done reports whether the whole message was read.
+func (c *cursor) done() bool { return c.pos == len(c.buf) }
 
 // next reads the next field. It returns false at the end of the message and
 // on malformed input, which also sets bad.
 func (c *cursor) next() bool {
-	b := c.b
+	b := c.buf[c.pos:]
 	if len(b) < 2 || b[0] >= 0x80 {
 		return c.nextSlow()
 	}
@@ -38,17 +47,21 @@ func (c *cursor) next() bool {
 	switch c.typ {
 	case protowire.BytesType:
 		if l := int(b[1]); l < 0x80 && l <= len(b)-2 {
-			c.data, c.b = b[2:2+l], b[2+l:]
+			c.lo = c.pos + 2
+			c.hi = c.lo + l
+			c.pos = c.hi
 			return true
 		}
 	case protowire.VarintType:
 		if b[1] < 0x80 {
-			c.u, c.b = uint64(b[1]), b[2:]
+			c.u = uint64(b[1])
+			c.pos += 2
 			return true
 		}
 	case protowire.Fixed64Type:
 		if len(b) >= 9 {
-			c.u, c.b = binary.LittleEndian.Uint64(b[1:]), b[9:]
+			c.u = binary.LittleEndian.Uint64(b[1:])
+			c.pos += 9
 			return true
 		}
 	}
@@ -56,12 +69,12 @@ func (c *cursor) next() bool {
 }
 
 func (c *cursor) fail() bool {
-	c.bad, c.b = true, nil
+	c.bad, c.pos = true, len(c.buf)
 	return false
 }
 
 func (c *cursor) nextSlow() bool {
-	b := c.b
+	b := c.buf[c.pos:]
 	if len(b) == 0 {
 		return false
 	}
@@ -70,12 +83,20 @@ func (c *cursor) nextSlow() bool {
 		return c.fail()
 	}
 	c.num, c.typ = num, typ
+	at := c.pos + n
 	b = b[n:]
 	switch typ {
 	case protowire.VarintType:
 		c.u, n = protowire.ConsumeVarint(b)
 	case protowire.BytesType:
-		c.data, n = protowire.ConsumeBytes(b)
+		var l uint64
+		l, n = protowire.ConsumeVarint(b)
+		if n < 0 || l > uint64(len(b)-n) {
+			return c.fail()
+		}
+		c.lo = at + n
+		c.hi = c.lo + int(l)
+		n += int(l)
 	case protowire.Fixed64Type:
 		c.u, n = protowire.ConsumeFixed64(b)
 	case protowire.Fixed32Type:
@@ -88,7 +109,7 @@ func (c *cursor) nextSlow() bool {
 	if n < 0 {
 		return c.fail()
 	}
-	c.b = b[n:]
+	c.pos = at + n
 	return true
 }
 
