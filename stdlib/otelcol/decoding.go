@@ -23,7 +23,7 @@ func SetFastDecoding(on bool) { otlpdecode.SetEnabled(on) }
 
 var decodedDesc = prometheus.NewDesc(
 	"flowlua_otlp_grpc_decoded_requests_total",
-	"OTLP/gRPC export requests decoded, by signal and decoder: fast (flowlua's) or pdata (input the fast decoder leaves to pdata's, such as a repeated attribute key, or malformed input).",
+	"OTLP/gRPC export requests decoded, by signal and decoder: fast (flowlua's) or pdata (every request with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's: a repeated attribute key, a field it does not know, malformed input).",
 	[]string{"signal", "decoder"}, nil,
 )
 
