@@ -25,9 +25,6 @@ var enabled atomic.Bool
 // SetEnabled turns the fast decoder on or off for the whole process.
 func SetEnabled(on bool) { enabled.Store(on) }
 
-// Enabled reports whether the fast decoder is on.
-func Enabled() bool { return enabled.Load() }
-
 // request is one OTLP export request type the codec decodes: the pointer
 // type gRPC hands to Unmarshal, and how to decode it into a value of the
 // message type.

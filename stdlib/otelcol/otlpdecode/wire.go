@@ -152,7 +152,7 @@ func (d *decoder) str(b []byte) string {
 	if n == 0 {
 		return ""
 	}
-	if n > maxIntern || d.strings == nil {
+	if n > maxIntern {
 		return string(b)
 	}
 	var h uint64
