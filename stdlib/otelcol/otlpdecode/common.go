@@ -169,6 +169,7 @@ func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs 
 func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
 	var key string
 	var val []byte
+	var once singular
 	f := fields(b)
 	for f.next() {
 		switch f.num {
@@ -180,6 +181,9 @@ func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
 		case 2:
 			if f.typ != protowire.BytesType {
 				return errUnsupported
+			}
+			if err := once.first(2); err != nil {
+				return err
 			}
 			val = f.data()
 		default:

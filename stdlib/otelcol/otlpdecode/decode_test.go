@@ -359,6 +359,7 @@ func declineCases() map[string][]byte {
 		"duplicate attribute key": resource(msg(field(1, kv("k", "a")), field(1, kv("k", "b")))),
 		"resource entity_refs":    resource(field(3, field(2, []byte("type")))),
 		"unknown field":           resource(protowire.AppendVarint(protowire.AppendTag(nil, 99, protowire.VarintType), 1)),
+		"attribute value twice":   resource(field(1, msg(field(1, []byte("k")), field(2, field(1, []byte("a"))), field(2, nil)))),
 		"resource twice":          msg(field(1, msg(field(1, field(1, kv("a", "1"))), field(1, field(1, kv("b", "2")))))),
 		"group wire type":         protowire.AppendTag(nil, 1, protowire.StartGroupType),
 		"truncated":               field(1, field(1, field(1, kv("k", "v"))))[:9],
