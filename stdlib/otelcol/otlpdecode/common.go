@@ -203,7 +203,10 @@ func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
 	return nil
 }
 
-// putValue decodes the AnyValue payload b under key in m.
+// putValue decodes the AnyValue payload b under key in m. Its scalar cases
+// repeat value's on purpose: m.PutStr and its peers append the key and the
+// value in one step, where value(m.PutEmpty(key), b) would append, then
+// reset and set the value, on every attribute of every item.
 func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
 	if len(b) == 0 {
 		m.PutEmpty(key)

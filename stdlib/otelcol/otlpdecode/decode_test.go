@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -344,7 +345,7 @@ func TestInternedStrings(t *testing.T) {
 		}
 		if i == 0 {
 			first = v.Str()
-		} else if unsafeData(v.Str()) != unsafeData(first) {
+		} else if unsafe.StringData(v.Str()) != unsafe.StringData(first) {
 			t.Errorf("span %d: value not shared with span 0", i)
 		}
 	}

@@ -1,5 +1,0 @@
-package otlpdecode
-
-import "unsafe"
-
-func unsafeData(s string) *byte { return unsafe.StringData(s) }
