@@ -3,13 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
-	"path/filepath"
-	"reflect"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,14 +14,14 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/engine/service"
 )
 
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
 	Logger   *slog.Logger
 	Registry *component.Registry
-	Services []services.Service
+	Services []service.Service
 	// DataPath is the directory under which each component gets its own
 	// (the --storage.path flag).
 	DataPath string
@@ -37,7 +33,10 @@ type ControllerOptions struct {
 	Load func() (*script.Script, *component.Registry, error)
 }
 
-// Controller runs a graph and applies new scripts to it.
+// Controller runs a graph and applies new scripts to it. It keeps the
+// reload and the transactional apply; each kind of node runs its own
+// lifecycle (component_node.go, service_node.go), export propagation is
+// in propagate.go and the queries of services in host.go.
 //
 // Its life:
 //
@@ -60,12 +59,14 @@ type Controller struct {
 
 	applyMu sync.Mutex // one Apply or propagation at a time
 
-	mu       sync.RWMutex
-	graph    *Graph
-	nodes    map[string]*runningNode
+	// services are the process's services, nodes of every graph.
 	services map[string]*serviceNode
-	files    map[string]script.Digest // every file the last applied script read
-	tried    map[string]script.Digest // the files of the last load, when it failed
+
+	mu    sync.RWMutex
+	graph *Graph
+	live  map[string]liveNode      // the running graph's nodes by id
+	files map[string]script.Digest // every file the last applied script read
+	tried map[string]script.Digest // the files of the last load, when it failed
 
 	loaded atomic.Bool
 
@@ -76,15 +77,42 @@ type Controller struct {
 	wg sync.WaitGroup // component and service runs
 }
 
-var _ services.Host = (*Controller)(nil)
+// liveNode is a node of the running graph: the lifecycle of one kind of
+// node, as the controller drives it. The controller calls it from one
+// apply or propagation at a time, except export, which lookups call
+// concurrently.
+type liveNode interface {
+	// keeps reports whether the node can take decl, the declaration of its
+	// id in a new graph, or must be replaced by a new node.
+	keeps(decl *Node) bool
+	// stage evaluates decl's block with lookup and readies the change
+	// without touching what runs, unless appliesOnStage.
+	stage(decl *Node, lookup Lookup) (staged, error)
+	// appliesOnStage reports whether stage applies the change at once
+	// (staged.discard undoing it) instead of at commit: such nodes are
+	// staged one at a time, before the other nodes of their level, which
+	// may read their data.
+	appliesOnStage() bool
+	// evalFailed records that a re-evaluation after an export change
+	// failed; the node keeps its last arguments.
+	evalFailed(err error)
+	// export returns the current value of one of the node's exports.
+	export(name string) (any, bool)
+	// stop stops the node and waits until it has drained.
+	stop(why string)
+	// lifelong reports whether the node runs for the life of the process:
+	// never removed by a reload, stopped after every other node.
+	lifelong() bool
+	// consumer describes the node as a user of a service.
+	consumer() service.Consumer
+	// info describes a component for services; false for other kinds.
+	info(g *Graph) (component.Info, bool)
+}
 
-type serviceNode struct {
-	svc        services.Service
-	cfg        any
-	configured bool
-	started    bool
-	cancel     context.CancelFunc
-	done       chan struct{}
+// staged is a change readied by liveNode.stage.
+type staged struct {
+	commit  func() // applies the change in the running graph; may be nil
+	discard func() // undoes what stage did; may be nil
 }
 
 // NewController returns a controller that runs nothing yet.
@@ -98,25 +126,25 @@ func NewController(opts ControllerOptions) *Controller {
 	if opts.Registerer == nil {
 		opts.Registerer = prometheus.NewRegistry()
 	}
-	defs := make([]services.Definition, len(opts.Services))
-	svcs := map[string]*serviceNode{}
-	for i, s := range opts.Services {
-		defs[i] = s.Definition()
-		svcs[defs[i].Name] = &serviceNode{svc: s}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Controller{
+	c := &Controller{
 		opts:     opts,
-		loader:   &Loader{Registry: opts.Registry, Services: defs},
 		logger:   opts.Logger,
 		metrics:  newControllerMetrics(opts.Registerer),
 		ctx:      ctx,
 		cancel:   cancel,
-		nodes:    map[string]*runningNode{},
-		services: svcs,
+		services: map[string]*serviceNode{},
+		live:     map[string]liveNode{},
 		dirty:    map[string]bool{},
 		wake:     make(chan struct{}, 1),
 	}
+	defs := make([]service.Definition, len(opts.Services))
+	for i, s := range opts.Services {
+		defs[i] = s.Definition()
+		c.services[defs[i].Name] = &serviceNode{svc: s, c: c}
+	}
+	c.loader = &Loader{Registry: opts.Registry, Services: defs}
+	return c
 }
 
 // Loaded reports whether a script has been applied.
@@ -197,11 +225,6 @@ func (c *Controller) ApplyWith(s *script.Script, reg *component.Registry) error 
 	return err
 }
 
-type pendingUpdate struct {
-	rn   *runningNode
-	args component.Arguments
-}
-
 func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 	c.applyMu.Lock()
 	defer c.applyMu.Unlock()
@@ -215,147 +238,58 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 		return diags
 	}
 	c.mu.RLock()
-	old, oldGraph := c.nodes, c.graph
+	old, oldGraph := c.live, c.graph
 	c.mu.RUnlock()
 
-	// A component is kept when the new script declares it with the same
-	// implementation; one whose implementation changed (a plugin edited
-	// on disk) is rebuilt.
-	kept := map[string]*runningNode{}
-	for id, rn := range old {
-		if n, ok := g.Nodes[id]; ok && n.Registration.Fingerprint == rn.node.Registration.Fingerprint {
-			kept[id] = rn
+	// A running node is kept when it can take its new declaration; any
+	// other node of the new graph is new (or replaces one whose
+	// implementation changed).
+	next := make(map[string]liveNode, len(g.Nodes))
+	for id, decl := range g.Nodes {
+		if ln, ok := old[id]; ok && ln.keeps(decl) {
+			next[id] = ln
+		} else {
+			next[id] = decl.Kind.newLive(c, decl)
 		}
 	}
 
 	// Phase A: evaluate everything and build new components, touching
 	// nothing that runs.
-	p, err := c.prepare(g, kept)
+	p, err := c.prepare(g, next)
 	if err != nil {
 		return err
 	}
-	staged, updates := p.staged, p.updates
 
-	// Phase B: commit. Stop what was removed or replaced, receivers first.
+	// Phase B: commit. Stop what was removed or replaced, receivers first,
+	// then apply every change in dependency order.
+	stopped := 0
 	if oldGraph != nil {
 		for _, id := range slices.Backward(oldGraph.Order) {
-			rn, ok := old[id]
-			if !ok || kept[id] != nil {
+			ln, ok := old[id]
+			if !ok || next[id] == ln {
 				continue
 			}
 			why := "removed from the script"
 			if _, replaced := g.Nodes[id]; replaced {
 				why = "its implementation changed"
 			}
-			c.stop(rn, why)
-		}
-	}
-	newNodes := make(map[string]*runningNode, len(g.Nodes))
-	for id, n := range g.Nodes {
-		if n.Kind != script.KindComponent {
-			continue
-		}
-		if rn, ok := staged[id]; ok {
-			newNodes[id] = rn
-		} else {
-			rn := kept[id]
-			rn.mu.Lock()
-			rn.node = n
-			rn.mu.Unlock()
-			newNodes[id] = rn
+			ln.stop(why)
+			stopped++
 		}
 	}
 	c.mu.Lock()
-	c.graph, c.nodes, c.files = g, newNodes, maps.Clone(s.Digests)
+	c.graph, c.live, c.files = g, next, maps.Clone(s.Digests)
 	c.mu.Unlock()
-
-	for _, u := range updates {
-		c.update(u.rn, u.args)
-	}
 	for _, id := range g.Order {
-		if sn := c.services[id]; sn != nil && !sn.started {
-			c.startService(id, sn)
-		}
-		if rn, ok := staged[id]; ok {
-			c.start(rn)
+		if commit := p.commits[id]; commit != nil {
+			commit()
 		}
 	}
 	c.loaded.Store(true)
-	c.metrics.setComponents(len(newNodes))
-	c.logger.Debug("applied script", "components", len(newNodes), "built", len(staged),
-		"updated", len(updates), "stopped", len(old)-len(kept))
+	components := len(g.Components())
+	c.metrics.setComponents(components)
+	c.logger.Debug("applied script", "components", components, "stopped", stopped)
 	return nil
-}
-
-// build creates a component; its exports published during Build are kept
-// but not propagated until it is committed.
-func (c *Controller) build(n *Node, args component.Arguments) (*runningNode, error) {
-	rn := &runningNode{id: n.ID, node: n, args: args, since: time.Now(), onChange: c.markDirty}
-	rn.metrics = newTrackingRegisterer(c.opts.Registerer, n.ID)
-	opts := component.Options{
-		ID:            n.ID,
-		Logger:        c.logger.With("component_id", n.ID),
-		DataPath:      filepath.Join(c.opts.DataPath, n.ID),
-		OnStateChange: rn.setExports,
-		Registerer:    rn.metrics,
-		GetServiceData: func(name string) (any, error) {
-			if !slices.Contains(n.Registration.NeedsServices, name) {
-				return nil, fmt.Errorf("component %s did not declare service %q", n.ID, name)
-			}
-			sn := c.services[name]
-			if sn == nil {
-				return nil, fmt.Errorf("no service %q", name)
-			}
-			if cd, ok := sn.svc.(services.ComponentDataService); ok {
-				return cd.ComponentData(n.ID), nil
-			}
-			return sn.svc.Data(), nil
-		},
-	}
-	inst, err := n.Registration.Build(opts, args)
-	if err != nil {
-		rn.metrics.unregisterAll()
-		return nil, fmt.Errorf("building: %w", err)
-	}
-	rn.instance = inst
-	return rn, nil
-}
-
-// start runs a committed component.
-func (c *Controller) start(rn *runningNode) {
-	ctx, cancel := context.WithCancel(c.ctx)
-	rn.mu.Lock()
-	rn.live, rn.cancel, rn.done = true, cancel, make(chan struct{})
-	rn.mu.Unlock()
-	c.logger.Debug("starting component", "component_id", rn.id)
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer close(rn.done)
-		err := rn.instance.Run(ctx)
-		rn.mu.Lock()
-		if ctx.Err() == nil { // it stopped on its own
-			rn.exited, rn.runErr, rn.since = true, err, time.Now()
-		}
-		rn.mu.Unlock()
-		if err != nil && ctx.Err() == nil {
-			c.logger.Error("component exited", "component_id", rn.id, "err", err)
-		}
-	}()
-}
-
-// stop cancels a component and waits for it to drain.
-func (c *Controller) stop(rn *runningNode, why string) {
-	rn.mu.Lock()
-	rn.live = false
-	cancel, done := rn.cancel, rn.done
-	rn.mu.Unlock()
-	c.logger.Info("stopping component", "component_id", rn.id, "reason", why)
-	if cancel != nil {
-		cancel()
-		waitLogged(c.logger, done, "component_id", rn.id)
-	}
-	rn.metrics.unregisterAll()
 }
 
 // stopWarnEvery is how often a slow stop is logged.
@@ -378,257 +312,23 @@ func waitLogged(logger *slog.Logger, done <-chan struct{}, key, id string) {
 	}
 }
 
-// update applies new arguments to a running component; a failure keeps
-// the last good arguments and marks the component unhealthy.
-func (c *Controller) update(rn *runningNode, args component.Arguments) {
-	start := time.Now()
-	err := rn.instance.Update(args)
-	c.metrics.observeEvaluation(time.Since(start))
-	if err != nil {
-		rn.setEvalErr(fmt.Errorf("update failed: %w", err))
-		c.logger.Error("updating component failed, keeping its last arguments", "component_id", rn.id, "err", err)
-		return
-	}
-	rn.mu.Lock()
-	rn.args = args
-	rn.mu.Unlock()
-	rn.setEvalErr(nil)
-	c.logger.Info("updated component", "component_id", rn.id)
-}
-
-// configureService applies a service's config if it changed (or was
-// never applied) and returns how to restore the previous one.
-func (c *Controller) configureService(name string, cfg any) (undo func(), err error) {
-	sn := c.services[name]
-	if sn.configured && reflect.DeepEqual(sn.cfg, cfg) {
-		return nil, nil
-	}
-	if err := sn.svc.Update(cfg); err != nil {
-		return nil, fmt.Errorf("service %s: %w", name, err)
-	}
-	prev, wasConfigured := sn.cfg, sn.configured
-	sn.cfg, sn.configured = cfg, true
-	return func() {
-		if !wasConfigured {
-			return
-		}
-		if err := sn.svc.Update(prev); err != nil {
-			c.logger.Error("restoring service config failed", "service", name, "err", err)
-		}
-		sn.cfg = prev
-	}, nil
-}
-
-func (c *Controller) startService(name string, sn *serviceNode) {
-	ctx, cancel := context.WithCancel(c.ctx)
-	sn.started, sn.cancel, sn.done = true, cancel, make(chan struct{})
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer close(sn.done)
-		if err := sn.svc.Run(ctx, c); err != nil && ctx.Err() == nil {
-			c.logger.Error("service exited", "service", name, "err", err)
-		}
-	}()
-}
-
-func (c *Controller) markDirty(id string) {
-	c.dirtyMu.Lock()
-	c.dirty[id] = true
-	c.dirtyMu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
-	}
-}
-
-// Run propagates export changes until ctx ends, then shuts everything
-// down: components in reverse dependency order, then services.
-func (c *Controller) Run(ctx context.Context) error {
-	for {
-		select {
-		case <-ctx.Done():
-			c.shutdown()
-			return nil
-		case <-c.wake:
-			c.propagate()
-		}
-	}
-}
-
-// propagate re-evaluates the dependants of every component whose exports
-// changed, in dependency order. Dependants whose exports change in turn
-// are marked dirty again by their components.
-func (c *Controller) propagate() {
-	c.dirtyMu.Lock()
-	dirty := c.dirty
-	c.dirty = map[string]bool{}
-	c.dirtyMu.Unlock()
-	if len(dirty) == 0 {
-		return
-	}
-	c.applyMu.Lock()
-	defer c.applyMu.Unlock()
-	c.mu.RLock()
-	g, nodes := c.graph, c.nodes
-	c.mu.RUnlock()
-	if g == nil {
-		return
-	}
-	todo := map[string]bool{}
-	for id := range dirty {
-		if _, ok := nodes[id]; !ok {
-			continue // removed meanwhile
-		}
-		for _, d := range g.Dependants(id) {
-			todo[d] = true
-		}
-	}
-	lookup := liveLookup(nodes)
-	for _, id := range g.Order {
-		if !todo[id] {
-			continue
-		}
-		n := g.Nodes[id]
-		args, err := DecodeBlock(n, lookup)
-		if n.Kind == script.KindService {
-			if err != nil {
-				c.logger.Error("evaluating service config failed, keeping the last one", "service", id, "err", blockDiagnostics(n, err))
-				continue
-			}
-			if _, err := c.configureService(id, args); err != nil {
-				c.logger.Error("configuring service failed, keeping its last config", "service", id, "err", err)
-			}
-			continue
-		}
-		rn := nodes[id]
-		if err != nil {
-			rn.setEvalErr(blockDiagnostics(n, err))
-			c.logger.Error("evaluating component failed, keeping its last arguments", "component_id", id, "err", blockDiagnostics(n, err))
-			continue
-		}
-		rn.mu.Lock()
-		same := reflect.DeepEqual(rn.args, args)
-		rn.mu.Unlock()
-		if same {
-			rn.setEvalErr(nil)
-			continue
-		}
-		c.update(rn, args)
-	}
-}
-
-func liveLookup(nodes map[string]*runningNode) Lookup {
-	return func(ref *script.Ref) (any, error) {
-		rn := nodes[ref.Component]
-		if rn == nil {
-			return nil, &ExprError{Pos: ref.Pos, Err: fmt.Errorf("component %s is not running", ref.Component)}
-		}
-		v, ok := rn.export(ref.Export)
-		if !ok {
-			return nil, &ExprError{Pos: ref.Pos, Err: fmt.Errorf("%s has not exported %q yet", ref.Component, ref.Export)}
-		}
-		return v, nil
-	}
-}
-
-// shutdown stops every component in reverse dependency order, then the
-// services.
+// shutdown stops every node in reverse dependency order, the lifelong ones
+// (services) last.
 func (c *Controller) shutdown() {
 	c.applyMu.Lock()
 	defer c.applyMu.Unlock()
 	c.mu.RLock()
-	g, nodes := c.graph, c.nodes
+	g, live := c.graph, c.live
 	c.mu.RUnlock()
 	if g != nil {
-		for _, id := range slices.Backward(g.Order) {
-			if rn, ok := nodes[id]; ok {
-				c.stop(rn, "shutting down")
-			}
-		}
-		for _, id := range slices.Backward(g.Order) {
-			if sn := c.services[id]; sn != nil && sn.started {
-				sn.cancel()
-				waitLogged(c.logger, sn.done, "service", id)
+		for _, lifelong := range []bool{false, true} {
+			for _, id := range slices.Backward(g.Order) {
+				if ln := live[id]; ln != nil && ln.lifelong() == lifelong {
+					ln.stop("shutting down")
+				}
 			}
 		}
 	}
 	c.cancel()
 	c.wg.Wait()
-}
-
-// GetComponent returns the component with the given id.
-func (c *Controller) GetComponent(id string) (component.Info, error) {
-	c.mu.RLock()
-	rn, g := c.nodes[id], c.graph
-	c.mu.RUnlock()
-	if rn == nil {
-		return component.Info{}, fmt.Errorf("no component %q", id)
-	}
-	return info(rn, g), nil
-}
-
-// ListComponents returns every component, sorted by id.
-func (c *Controller) ListComponents() []component.Info {
-	c.mu.RLock()
-	g := c.graph
-	ids := script.SortedKeys(c.nodes)
-	rns := make([]*runningNode, len(ids))
-	for i, id := range ids {
-		rns[i] = c.nodes[id]
-	}
-	c.mu.RUnlock()
-	out := make([]component.Info, len(rns))
-	for i, rn := range rns {
-		out[i] = info(rn, g)
-	}
-	return out
-}
-
-// GetServiceConsumers returns the nodes that use a service, sorted by id.
-func (c *Controller) GetServiceConsumers(name string) []services.Consumer {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if c.graph == nil {
-		return nil
-	}
-	var out []services.Consumer
-	for _, id := range c.graph.Dependants(name) {
-		if rn, ok := c.nodes[id]; ok {
-			out = append(out, services.Consumer{Kind: services.ConsumerComponent, ID: id, Value: rn.instance})
-		} else if sn, ok := c.services[id]; ok {
-			out = append(out, services.Consumer{Kind: services.ConsumerService, ID: id, Value: sn.svc})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
-
-// GetService returns a service by name.
-func (c *Controller) GetService(name string) (services.Service, bool) {
-	sn, ok := c.services[name]
-	if !ok {
-		return nil, false
-	}
-	return sn.svc, true
-}
-
-func info(rn *runningNode, g *Graph) component.Info {
-	h := rn.health()
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	i := component.Info{
-		ID:        rn.id,
-		Name:      rn.node.Registration.Name,
-		Label:     rn.node.Block.Label,
-		Component: rn.instance,
-		Health:    h,
-		Arguments: rn.args,
-		Exports:   rn.rawExp,
-	}
-	if g != nil {
-		i.Dependencies = g.Dependencies(rn.id)
-		i.Dependants = g.Dependants(rn.id)
-	}
-	return i
 }

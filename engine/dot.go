@@ -17,11 +17,16 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 	var sb strings.Builder
 	sb.WriteString("digraph flowlua {\n\trankdir=LR;\n")
 	for _, id := range script.SortedKeys(shown) {
-		if g.Nodes[id].Kind == script.KindService {
-			fmt.Fprintf(&sb, "\t%q [label=%q, shape=ellipse];\n", id, `service "`+id+`"`)
-			continue
+		kind := g.Nodes[id].Kind
+		shape := "box" // nodes others reference: components
+		if _, referable := kind.ExportTypes(); !referable {
+			shape = "ellipse" // services
 		}
-		fmt.Fprintf(&sb, "\t%q [shape=box];\n", id)
+		if title := kind.Title(id); title != id {
+			fmt.Fprintf(&sb, "\t%q [label=%q, shape=%s];\n", id, title, shape)
+		} else {
+			fmt.Fprintf(&sb, "\t%q [shape=%s];\n", id, shape)
+		}
 	}
 	for _, e := range g.Edges {
 		if shown[e.From] && shown[e.To] {
@@ -33,8 +38,9 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 	return err
 }
 
-// shownNodes returns the components, the services the script configures,
-// and every node those depend on: services nothing uses are left out.
+// shownNodes returns the nodes the script declares (components and the
+// services it configures) and every node those depend on: services
+// nothing uses are left out.
 func (g *Graph) shownNodes() map[string]bool {
 	shown := map[string]bool{}
 	var visit func(id string)
@@ -48,7 +54,7 @@ func (g *Graph) shownNodes() map[string]bool {
 		}
 	}
 	for id, n := range g.Nodes {
-		if n.Kind == script.KindComponent || n.Block != nil {
+		if n.Block != nil { // declared by the script
 			visit(id)
 		}
 	}

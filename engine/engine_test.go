@@ -12,7 +12,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/engine/service"
 )
 
 // fakeArgs/fakeExports are the arguments and exports of test components.
@@ -112,12 +112,12 @@ type svcConfig struct {
 }
 
 type fakeService struct {
-	def services.Definition
+	def service.Definition
 	ev  *events
 }
 
-func (s *fakeService) Definition() services.Definition { return s.def }
-func (s *fakeService) Run(ctx context.Context, host services.Host) error {
+func (s *fakeService) Definition() service.Definition { return s.def }
+func (s *fakeService) Run(ctx context.Context, host service.Host) error {
 	s.ev.add("run service %s", s.def.Name)
 	<-ctx.Done()
 	return nil
@@ -139,7 +139,7 @@ func ref(id, export string, line int) *script.Ref {
 
 func TestLoaderDiagnostics(t *testing.T) {
 	reg := testRegistry(&events{})
-	defs := []services.Definition{
+	defs := []service.Definition{
 		{Name: "svc", ConfigType: svcConfig{}, DependsOn: []string{"base"}},
 		{Name: "base", ConfigType: svcConfig{}},
 	}
@@ -203,7 +203,7 @@ func TestLoaderDiagnostics(t *testing.T) {
 }
 
 func TestServiceDependsOnCycle(t *testing.T) {
-	l := &Loader{Registry: component.NewRegistry(), Services: []services.Definition{
+	l := &Loader{Registry: component.NewRegistry(), Services: []service.Definition{
 		{Name: "a", DependsOn: []string{"b"}},
 		{Name: "b", DependsOn: []string{"a"}},
 	}}
@@ -215,7 +215,7 @@ func TestServiceDependsOnCycle(t *testing.T) {
 
 func TestGraphOrderAndEdges(t *testing.T) {
 	reg := testRegistry(&events{})
-	l := &Loader{Registry: reg, Services: []services.Definition{{Name: "svc", ConfigType: svcConfig{}}}}
+	l := &Loader{Registry: reg, Services: []service.Definition{{Name: "svc", ConfigType: svcConfig{}}}}
 	g, diags := l.Build(&script.Script{Blocks: []*script.Block{
 		comp("test.user", "u", 1, map[string]any{"value": ref("test.fake.b", "out", 1)}),
 		comp("test.fake", "b", 2, map[string]any{"value": &script.Expr{Op: "..", Args: []any{ref("test.fake.a", "out", 2), "!"}}}),
@@ -240,8 +240,8 @@ func TestGraphOrderAndEdges(t *testing.T) {
 
 func newTestController(t *testing.T, ev *events) (*Controller, context.CancelFunc, chan struct{}) {
 	t.Helper()
-	svc := &fakeService{def: services.Definition{Name: "svc", ConfigType: svcConfig{}}, ev: ev}
-	c := NewController(ControllerOptions{Registry: testRegistry(ev), Services: []services.Service{svc}, DataPath: t.TempDir()})
+	svc := &fakeService{def: service.Definition{Name: "svc", ConfigType: svcConfig{}}, ev: ev}
+	c := NewController(ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{svc}, DataPath: t.TempDir()})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

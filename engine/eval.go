@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -202,20 +203,10 @@ func toNumber(v any) (float64, bool) {
 	}
 }
 
-// typeName names a value's type in script terms.
+// typeName names a value's type in script terms: Lua calls lists tables.
 func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "nil"
-	case bool:
-		return "boolean"
-	case float64:
-		return "number"
-	case string:
-		return "string"
-	case []any, map[string]any:
+	if _, ok := v.([]any); ok {
 		return "table"
-	default:
-		return fmt.Sprintf("%T", v)
 	}
+	return decode.ValueTypeName(v)
 }

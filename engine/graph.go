@@ -2,25 +2,56 @@
 // services, evaluates them in dependency order, runs them and applies
 // reloads. It knows nothing of Lua or HTTP: scripts arrive as
 // script.Script values from a loader function.
+//
+// The package's rooms:
+//
+//   - loader.go builds a Graph from a script: the one place that turns
+//     declarations into nodes of a kind;
+//   - component_node.go and service_node.go hold each kind of node: what
+//     the graph knows of it (NodeKind) and its lifecycle in the running
+//     graph (liveNode);
+//   - controller.go reloads and applies scripts transactionally
+//     (apply.go prepares an apply without touching what runs);
+//   - propagate.go re-evaluates dependants when exports change;
+//   - host.go answers services' queries about the running graph.
 package engine
 
 import (
-	"github.com/flowlua/flowlua/engine/component"
+	"reflect"
+
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/services"
 )
 
-// Node is a component or a service of a graph.
+// Node is a node of a graph: a component or a service.
 type Node struct {
-	ID   string
-	Kind script.Kind
+	ID string
 	// Block is the node's declaration; nil for a service the script does
 	// not configure.
 	Block *script.Block
-	// Registration is set for components.
-	Registration component.Registration
-	// Service is set for services.
-	Service services.Definition
+	// Kind is what the node is; its concrete type is one of this
+	// package's kinds (*ComponentKind, *ServiceKind).
+	Kind NodeKind
+}
+
+// NodeKind is what a graph knows of a kind of node. Each kind lives in its
+// own file, together with its lifecycle in the running graph.
+type NodeKind interface {
+	// Title names a node of this kind with the given id for messages:
+	// `file.read.a`, or `service "http"`.
+	Title(id string) string
+	// Needs lists the services a node of this kind uses: each is a
+	// dependency of the node.
+	Needs() []string
+	// ExportTypes returns the node's exports by name (a nil type means any
+	// type) and whether other nodes may reference the node at all.
+	ExportTypes() (exports map[string]reflect.Type, referable bool)
+	// Decode decodes the node's evaluated block (a map, empty when the
+	// script has no block) into a fresh value of its arguments or config.
+	Decode(value map[string]any) (any, error)
+	// newLive returns the node of the running graph that runs decl, not
+	// started. The controller asks only for ids it does not run yet (or
+	// whose running node does not keep decl).
+	newLive(c *Controller, decl *Node) liveNode
 }
 
 // Pos is the node's declaration position (zero for undeclared services).
@@ -34,10 +65,7 @@ func (n *Node) Pos() script.Pos {
 // Describe names the node for messages: `file.read.a (main.lua:1)`, or
 // `service "http"` for a service, with its position when declared.
 func (n *Node) Describe() string {
-	name := n.ID
-	if n.Kind == script.KindService {
-		name = `service "` + n.ID + `"`
-	}
+	name := n.Kind.Title(n.ID)
 	if p := n.Pos(); p.File != "" {
 		return name + " (" + p.String() + ")"
 	}

@@ -11,14 +11,14 @@ import (
 	"github.com/flowlua/flowlua/engine/dag"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/engine/service"
 )
 
 // Loader checks scripts into graphs against the registered components and
 // the services of the process.
 type Loader struct {
 	Registry *component.Registry
-	Services []services.Definition
+	Services []service.Definition
 }
 
 // Build checks s and returns its graph. Every problem found is returned as
@@ -30,7 +30,7 @@ func (l *Loader) Build(s *script.Script) (*Graph, script.Diagnostics) {
 		loader:   l,
 		script:   s,
 		nodes:    map[string]*Node{},
-		services: map[string]services.Definition{},
+		services: map[string]service.Definition{},
 		dag:      dag.New(),
 		labels:   map[[2]string]map[string]bool{},
 	}
@@ -52,7 +52,7 @@ type builder struct {
 	loader   *Loader
 	script   *script.Script
 	nodes    map[string]*Node
-	services map[string]services.Definition
+	services map[string]service.Definition
 	dag      *dag.Graph
 	labels   map[[2]string]map[string]bool // (from, to) -> labels
 	diags    script.Diagnostics
@@ -62,10 +62,12 @@ func (b *builder) errorf(pos script.Pos, format string, args ...any) {
 	b.diags = append(b.diags, script.Errorf(pos, format, args...))
 }
 
+// addServices and addBlocks are the one place that turns declarations
+// into nodes of a kind.
 func (b *builder) addServices() {
 	for _, def := range b.loader.Services {
 		b.services[def.Name] = def
-		b.nodes[def.Name] = &Node{ID: def.Name, Kind: script.KindService, Service: def}
+		b.nodes[def.Name] = &Node{ID: def.Name, Kind: &ServiceKind{Definition: def}}
 		b.dag.AddNode(def.Name)
 	}
 }
@@ -77,7 +79,7 @@ func (b *builder) addBlocks() {
 		switch blk.Kind {
 		case script.KindService:
 			n, ok := b.nodes[blk.Name]
-			if !ok || n.Kind != script.KindService {
+			if _, isService := b.services[blk.Name]; !ok || !isService {
 				b.errorf(blk.Pos, "unknown service %q%s", blk.Name, script.DidYouMean(blk.Name, b.serviceNames()))
 				continue
 			}
@@ -100,7 +102,7 @@ func (b *builder) addBlocks() {
 				b.errorf(blk.Pos, "component id %q clashes with the service of that name", id)
 				continue
 			}
-			b.nodes[id] = &Node{ID: id, Kind: script.KindComponent, Block: blk, Registration: reg}
+			b.nodes[id] = &Node{ID: id, Block: blk, Kind: &ComponentKind{Registration: reg}}
 			b.dag.AddNode(id)
 		}
 		first[id] = blk
@@ -119,35 +121,25 @@ func (b *builder) edge(from, to, label string) {
 func (b *builder) addEdges() {
 	for _, id := range b.dag.Nodes() {
 		n := b.nodes[id]
-		if n.Kind == script.KindService {
-			for _, dep := range n.Service.DependsOn {
-				if _, ok := b.services[dep]; !ok {
-					b.errorf(n.Pos(), "service %q depends on unknown service %q", id, dep)
-					continue
-				}
-				b.edge(id, dep, "service")
+		for _, svc := range n.Kind.Needs() {
+			if _, ok := b.services[svc]; !ok {
+				b.errorf(n.Pos(), "%s needs unknown service %q", n.Kind.Title(id), svc)
+				continue
 			}
-		} else {
-			for _, svc := range n.Registration.NeedsServices {
-				if _, ok := b.services[svc]; !ok {
-					b.errorf(n.Pos(), "component %q needs unknown service %q", id, svc)
-					continue
-				}
-				b.edge(id, svc, "service")
-			}
+			b.edge(id, svc, "service")
 		}
 		if n.Block == nil {
 			continue
 		}
 		for _, ref := range n.Block.Refs() {
-			target, ok := b.nodes[ref.Component]
-			if !ok || target.Kind != script.KindComponent {
+			exports, ok := b.exportsOf(ref.Component)
+			if !ok {
 				b.errorf(ref.Pos, "reference to undeclared component %q%s", ref.Component,
-					script.DidYouMean(ref.Component, b.componentIDs()))
+					script.DidYouMean(ref.Component, b.referableIDs()))
 				continue
 			}
-			if _, ok := target.Registration.ExportTypes()[ref.Export]; !ok {
-				b.errorf(ref.Pos, "component %q has no export %q%s", ref.Component, ref.Export, exportHint(ref.Export, target.Registration))
+			if _, ok := exports[ref.Export]; !ok {
+				b.errorf(ref.Pos, "component %q has no export %q%s", ref.Component, ref.Export, exportHint(ref.Export, exports))
 				continue
 			}
 			b.edge(id, ref.Component, ref.Export)
@@ -155,8 +147,17 @@ func (b *builder) addEdges() {
 	}
 }
 
-func exportHint(name string, reg component.Registration) string {
-	names := script.SortedKeys(reg.ExportTypes())
+// exportsOf returns the exports of the node id, if it may be referenced.
+func (b *builder) exportsOf(id string) (map[string]reflect.Type, bool) {
+	n, ok := b.nodes[id]
+	if !ok {
+		return nil, false
+	}
+	return n.Kind.ExportTypes()
+}
+
+func exportHint(name string, exports map[string]reflect.Type) string {
+	names := script.SortedKeys(exports)
 	if hint := script.DidYouMean(name, names); hint != "" {
 		return hint
 	}
@@ -170,10 +171,8 @@ func exportHint(name string, reg component.Registration) string {
 // for a placeholder of its export's type.
 func (b *builder) typecheck() {
 	lookup := func(ref *script.Ref) (any, error) {
-		var t reflect.Type
-		if n := b.nodes[ref.Component]; n != nil && n.Kind == script.KindComponent {
-			t = n.Registration.ExportTypes()[ref.Export]
-		}
+		exports, _ := b.exportsOf(ref.Component)
+		t := exports[ref.Export]
 		return &script.Placeholder{Type: t, From: ref.String()}, nil
 	}
 	for _, id := range b.dag.Nodes() {
@@ -181,42 +180,35 @@ func (b *builder) typecheck() {
 		if n.Block == nil {
 			continue
 		}
-		if _, err := DecodeBlock(n, lookup); err != nil {
-			b.diags = append(b.diags, blockDiagnostics(n, err)...)
+		if _, err := decodeBlock(n, lookup); err != nil {
+			b.diags = append(b.diags, nodeDiagnostics(n, err)...)
 		}
 	}
 }
 
-// DecodeBlock evaluates a node's block with lookup and decodes it into a
+// decodeBlock evaluates a node's block with lookup and decodes it into a
 // fresh value of the node's arguments (or config) type.
-func DecodeBlock(n *Node, lookup Lookup) (any, error) {
+func decodeBlock(n *Node, lookup Lookup) (any, error) {
 	var args map[string]any
 	if n.Block != nil {
 		args = n.Block.Args
-	}
-	if n.Kind == script.KindService && n.Service.ConfigType == nil {
-		if len(args) > 0 {
-			return nil, &decode.Error{Message: fmt.Sprintf("service %q takes no configuration", n.ID)}
-		}
-		return nil, nil
 	}
 	value, err := Evaluate(args, lookup)
 	if err != nil {
 		return nil, err
 	}
-	if n.Kind == script.KindComponent {
-		return n.Registration.DecodeArgs(value)
-	}
-	target := reflect.New(reflect.TypeOf(n.Service.ConfigType))
-	if err := decode.Decode(value, target.Interface()); err != nil {
-		return nil, err
-	}
-	return target.Elem().Interface(), nil
+	m, _ := value.(map[string]any)
+	return n.Kind.Decode(m)
 }
 
-// blockDiagnostics turns an error from DecodeBlock into positioned
-// diagnostics: `<id>: <field path>: <message>` at the field's line.
-func blockDiagnostics(n *Node, err error) script.Diagnostics {
+// nodeDiagnostics turns an error from evaluating, decoding or staging a
+// node into positioned diagnostics: `<id>: <field path>: <message>` at the
+// field's line. Diagnostics pass through as they are.
+func nodeDiagnostics(n *Node, err error) script.Diagnostics {
+	var positioned script.Diagnostics
+	if errors.As(err, &positioned) {
+		return positioned
+	}
 	var exprErr *ExprError
 	if errors.As(err, &exprErr) {
 		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", n.ID, exprErr.Err)}
@@ -245,20 +237,13 @@ func (b *builder) checkCycles() {
 		parts := make([]string, len(cycle))
 		for i, id := range cycle {
 			if i == len(cycle)-1 {
-				parts[i] = b.nodes[id].shortName()
+				parts[i] = b.nodes[id].Kind.Title(id)
 				break
 			}
 			parts[i] = b.nodes[id].Describe()
 		}
 		b.diags = append(b.diags, script.Diagnostic{Message: "cycle: " + strings.Join(parts, " -> ")})
 	}
-}
-
-func (n *Node) shortName() string {
-	if n.Kind == script.KindService {
-		return `service "` + n.ID + `"`
-	}
-	return n.ID
 }
 
 func (b *builder) graph() *Graph {
@@ -298,10 +283,11 @@ func (b *builder) graph() *Graph {
 
 func (b *builder) serviceNames() []string { return script.SortedKeys(b.services) }
 
-func (b *builder) componentIDs() []string {
+// referableIDs returns the ids references may name, sorted.
+func (b *builder) referableIDs() []string {
 	var ids []string
-	for id, n := range b.nodes {
-		if n.Kind == script.KindComponent {
+	for id := range b.nodes {
+		if _, ok := b.exportsOf(id); ok {
 			ids = append(ids, id)
 		}
 	}

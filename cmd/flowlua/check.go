@@ -14,7 +14,7 @@ func (c *checkCmd) Run(e *env) error {
 	if err != nil {
 		return configError(err)
 	}
-	fmt.Fprintf(e.stdout, "%s: ok (%d components)\n", c.Path, countComponents(g))
+	fmt.Fprintf(e.stdout, "%s: ok (%d components)\n", c.Path, len(g.Components()))
 	return nil
 }
 

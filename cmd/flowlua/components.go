@@ -5,7 +5,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
@@ -77,14 +76,4 @@ func writeFields(e *env, fields []decode.Field, args bool) {
 		}
 	}
 	w.Flush()
-}
-
-func countComponents(g *engine.Graph) int {
-	n := 0
-	for _, node := range g.Nodes {
-		if node.Kind == script.KindComponent {
-			n++
-		}
-	}
-	return n
 }

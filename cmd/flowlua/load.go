@@ -8,6 +8,7 @@ import (
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/luabind"
 	"github.com/flowlua/flowlua/luabind/plugin"
 	"github.com/flowlua/flowlua/services"
@@ -18,7 +19,7 @@ import (
 // registry to check the script against: reg plus the plugins' components.
 // As luabind.Load, it returns a script that ran despite mistakes along
 // with them; the registry is nil when a plugin failed to load.
-func loadScript(path string, reg *component.Registry, defs []services.Definition, pluginsPath []string) (*script.Script, *component.Registry, error) {
+func loadScript(path string, reg *component.Registry, defs []service.Definition, pluginsPath []string) (*script.Script, *component.Registry, error) {
 	names := make([]string, len(defs))
 	for i, d := range defs {
 		names[i] = d.Name
@@ -47,7 +48,7 @@ func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs := make([]services.Definition, len(svcs))
+	defs := make([]service.Definition, len(svcs))
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
 )
@@ -33,21 +34,29 @@ type runCmd struct {
 	LogFormat string `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
 
 	FeatureGates []string `name:"feature-gates" env:"FLOWLUA_FEATURE_GATES" help:"Upstream collector feature gates to enable (name or +name) or disable (-name), as the collector's --feature-gates."`
-
-	ClusterEnabled       bool     `name:"cluster.enabled" env:"FLOWLUA_CLUSTER_ENABLED" help:"Join a cluster of flowlua nodes."`
-	ClusterNodeName      string   `name:"cluster.node-name" env:"FLOWLUA_CLUSTER_NODE_NAME" help:"This node's name in the cluster (default: hostname)."`
-	ClusterAdvertiseAddr string   `name:"cluster.advertise-addr" env:"FLOWLUA_CLUSTER_ADVERTISE_ADDR" help:"Address peers reach this node at."`
-	ClusterJoinAddresses []string `name:"cluster.join-addresses" env:"FLOWLUA_CLUSTER_JOIN_ADDRESSES" help:"Peers to join."`
 }
 
+// newLogger returns the process's logger. Levels are written in lowercase
+// (level=info), as Alloy and the collector write them, so that operators'
+// filters such as LogQL's level="info" work unchanged.
 func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(strings.ToUpper(level)))
-	opts := &slog.HandlerOptions{Level: lvl}
+	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: lowercaseLevel}
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// lowercaseLevel writes the level attribute in lowercase.
+func lowercaseLevel(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.LevelKey {
+		if l, ok := a.Value.Any().(slog.Level); ok {
+			a.Value = slog.StringValue(strings.ToLower(l.String()))
+		}
+	}
+	return a
 }
 
 func (r *runCmd) Run(e *env) error {
@@ -80,22 +89,16 @@ func (r *runCmd) Run(e *env) error {
 		Logger:         logger,
 		HTTPListenAddr: r.HTTPListenAddr,
 		StoragePath:    r.StoragePath,
-		Cluster: services.ClusterOptions{
-			Enabled:       r.ClusterEnabled,
-			NodeName:      r.ClusterNodeName,
-			AdvertiseAddr: r.ClusterAdvertiseAddr,
-			JoinAddresses: r.ClusterJoinAddresses,
-		},
-		Ready:      func() bool { return ctrl.Loaded() },
-		Reload:     func() error { return ctrl.Reload() },
-		Metrics:    metrics,
-		Registerer: metrics,
-		Fatal:      func(err error) { fatal(&fatalError{err}) },
+		Ready:          func() bool { return ctrl.Loaded() },
+		Reload:         func() error { return ctrl.Reload() },
+		Metrics:        metrics,
+		Registerer:     metrics,
+		Fatal:          func(err error) { fatal(&fatalError{err}) },
 	})
 	if err != nil {
 		return err
 	}
-	defs := make([]services.Definition, len(svcs))
+	defs := make([]service.Definition, len(svcs))
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}

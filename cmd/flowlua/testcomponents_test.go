@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
 
@@ -57,13 +58,13 @@ func init() {
 			return h, h.Update(args)
 		},
 	})
-	for _, def := range []services.Definition{
+	for _, def := range []service.Definition{
 		{Name: "testsvc_a", ConfigType: testServiceConfig{}, DependsOn: []string{"testsvc_b"}},
 		{Name: "testsvc_b", ConfigType: testServiceConfig{}},
 	} {
 		services.Register(services.Registration{
 			Name: def.Name,
-			New:  func(services.Options) (services.Service, error) { return &testService{def: def}, nil },
+			New:  func(services.Options) (service.Service, error) { return &testService{def: def}, nil },
 		})
 	}
 }
@@ -156,12 +157,12 @@ type testServiceConfig struct {
 // testService records its configuration and start to the file its config
 // names; its Data is its name and current value.
 type testService struct {
-	def services.Definition
+	def service.Definition
 	mu  sync.Mutex
 	cfg testServiceConfig
 }
 
-func (s *testService) Definition() services.Definition { return s.def }
+func (s *testService) Definition() service.Definition { return s.def }
 
 func (s *testService) event(format string, args ...any) {
 	s.mu.Lock()
@@ -172,7 +173,7 @@ func (s *testService) event(format string, args ...any) {
 	}
 }
 
-func (s *testService) Run(ctx context.Context, host services.Host) error {
+func (s *testService) Run(ctx context.Context, host service.Host) error {
 	var consumers []string
 	for _, c := range host.GetServiceConsumers(s.def.Name) {
 		consumers = append(consumers, c.ID)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
-	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/engine/service"
 )
 
 // secretComponent is a component that may ask for its exports to be
@@ -45,12 +45,12 @@ type healthJSON struct {
 // so that a consumer in one component's arguments is shown as the export
 // it came from, and a secret export stays hidden wherever it flows.
 type apiView struct {
-	host    services.Host
+	host    service.Host
 	names   map[any]string // export values that are not data -> "<id.export>"
 	secrets []string       // exported strings of secret components
 }
 
-func newAPIView(host services.Host, infos []component.Info) *apiView {
+func newAPIView(host service.Host, infos []component.Info) *apiView {
 	v := &apiView{host: host, names: map[any]string{}}
 	for _, info := range infos {
 		secret := isSecret(info.Component)

@@ -20,10 +20,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
 
-// fakeHost is a services.Host over a list of components the test sets.
+// fakeHost is a service.Host over a list of components the test sets.
 type fakeHost struct {
 	mu    sync.Mutex
 	infos []component.Info
@@ -52,9 +53,9 @@ func (h *fakeHost) ListComponents() []component.Info {
 	return append([]component.Info(nil), h.infos...)
 }
 
-func (h *fakeHost) GetServiceConsumers(string) []services.Consumer { return nil }
+func (h *fakeHost) GetServiceConsumers(string) []service.Consumer { return nil }
 
-func (h *fakeHost) GetService(name string) (services.Service, bool) {
+func (h *fakeHost) GetService(name string) (service.Service, bool) {
 	return nil, name == ServiceName
 }
 
@@ -76,7 +77,7 @@ func healthyInfo(id string, c component.Component) component.Info {
 
 // startService runs a service on a free port until the test ends and
 // returns it once it listens.
-func startService(t *testing.T, opts services.Options, host services.Host) *Service {
+func startService(t *testing.T, opts services.Options, host service.Host) *Service {
 	t.Helper()
 	opts.HTTPListenAddr = "127.0.0.1:0"
 	if opts.Registerer == nil {

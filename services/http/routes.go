@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/engine/service"
 )
 
 // componentRoutesRoot is where the routes of components live.
@@ -121,7 +121,7 @@ func (t *routeTable) len() int {
 // lookup returns the handler to serve for id, or nil: a route is served
 // only while its component is in host's graph, built, and declares the
 // http service. A route whose component is gone is dropped.
-func (t *routeTable) lookup(id string, host services.Host) http.Handler {
+func (t *routeTable) lookup(id string, host service.Host) http.Handler {
 	t.mu.Lock()
 	r := t.routes[id]
 	t.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
 
@@ -18,7 +19,7 @@ func serve(s *Service, method, path string) (int, string) {
 }
 
 // newHostedService returns a service whose host is h, without listening.
-func newHostedService(opts services.Options, h services.Host) *Service {
+func newHostedService(opts services.Options, h service.Host) *Service {
 	s := New(opts)
 	s.host = h
 	return s

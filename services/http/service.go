@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
 
 func init() {
 	services.Register(services.Registration{
 		Name: ServiceName,
-		New:  func(opts services.Options) (services.Service, error) { return New(opts), nil },
+		New:  func(opts services.Options) (service.Service, error) { return New(opts), nil },
 	})
 }
 
@@ -39,10 +40,10 @@ type Service struct {
 	addr      atomic.Pointer[string]     // the bound address once listening
 
 	mu   sync.RWMutex
-	host services.Host // set by Run
+	host service.Host // set by Run
 }
 
-var _ services.Service = (*Service)(nil)
+var _ service.Service = (*Service)(nil)
 
 // New returns the http service; it listens once Run is called.
 func New(opts services.Options) *Service {
@@ -57,8 +58,8 @@ func New(opts services.Options) *Service {
 }
 
 // Definition describes the service.
-func (s *Service) Definition() services.Definition {
-	return services.Definition{Name: ServiceName, ConfigType: Config{}}
+func (s *Service) Definition() service.Definition {
+	return service.Definition{Name: ServiceName, ConfigType: Config{}}
 }
 
 // Data returns the Data components use to register routes, for any
@@ -109,7 +110,7 @@ func (s *Service) Update(newConfig any) error {
 
 // Run listens on the --http.listen-addr address and serves until ctx
 // ends. An address that cannot be bound is fatal to the process.
-func (s *Service) Run(ctx context.Context, host services.Host) error {
+func (s *Service) Run(ctx context.Context, host service.Host) error {
 	s.mu.Lock()
 	s.host = host
 	s.mu.Unlock()
@@ -169,7 +170,7 @@ func (s *Service) liveComponent(id string) component.Component {
 	return info.Component
 }
 
-func (s *Service) currentHost() services.Host {
+func (s *Service) currentHost() service.Host {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.host
