@@ -40,8 +40,8 @@ func loadDecl(t testing.TB, dir, ns string, args map[string]any) (*component.Reg
 		Path:    filepath.Join(dir, "main.lua"),
 		Plugins: []script.Plugin{{Namespace: ns, Pos: script.Pos{File: "main.lua", Line: 3}, Args: args}},
 	}
-	reg, err := Load(s, component.NewRegistry(), Options{})
-	return reg, s, err
+	l, err := Load(s, component.NewRegistry(), Options{})
+	return l.Registry, s, err
 }
 
 // mustLoad loads a plugin archive under namespace ns and returns the
