@@ -12,6 +12,7 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/luacomponent"
 )
 
 // Options configure Load.
@@ -113,7 +114,7 @@ func loadDeclared(scriptPath string, decl script.Plugin, reg *component.Registry
 	if taken := namespaceTaken(reg, ns); taken != "" {
 		return nil, at("the namespace clashes with the component %s: choose another one", taken)
 	}
-	if err := checkGrants(d.Grants); err != nil {
+	if err := luacomponent.CheckGrants(d.Grants); err != nil {
 		return nil, at("grants: %v", err)
 	}
 	if d.Path == "" {

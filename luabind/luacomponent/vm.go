@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 type vm struct {
 	mu      sync.Mutex
 	L       *lua.LState
-	k       *kind
+	k       *Kind
 	inst    *instance // nil while the plugin loads (the probe)
 	primary bool      // runs start, stop, timers and routes
 	hooks   hooks
@@ -43,8 +43,8 @@ type emitted struct {
 // newVM creates a state, runs the component file in it and takes its
 // hooks; it returns the table the file returned. args, when valid, is
 // the global args the file sees; else args is an empty table.
-func newVM(k *kind, inst *instance, primary bool, args reflect.Value, timeout time.Duration) (*vm, *lua.LTable, error) {
-	v := &vm{L: newSandbox(k.p.grants), k: k, inst: inst, primary: primary, modules: map[string]lua.LValue{}}
+func newVM(k *Kind, inst *instance, primary bool, args reflect.Value, timeout time.Duration) (*vm, *lua.LTable, error) {
+	v := &vm{L: newSandbox(k.p.Grants), k: k, inst: inst, primary: primary, modules: map[string]lua.LValue{}}
 	pdatalua.Open(v.L)
 	v.openEnv()
 	if args.IsValid() {

@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"fmt"
@@ -7,22 +7,14 @@ import (
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/schema"
 )
-
-// signal is a kind of telemetry a data component handles.
-type signal int
-
-const (
-	sigTraces signal = iota
-	sigMetrics
-	sigLogs
-	numSignals
-)
-
-var signalNames = [numSignals]string{"traces", "metrics", "logs"}
 
 // hookName returns the name of the callback of a signal: "on_traces".
-func (s signal) hookName() string { return "on_" + signalNames[s] }
+func hookName(s telemetry.Signal) string { return "on_" + s.String() }
 
 // definitionKeys are the keys of the table a component file returns.
 var definitionKeys = []string{
@@ -34,11 +26,11 @@ var definitionKeys = []string{
 // returns.
 type definition struct {
 	doc      string
-	signals  [numSignals]bool
+	signals  [telemetry.NumSignals]bool
 	data     bool // handles at least one signal
 	output   bool // has the automatic output argument
-	args     []*fieldSpec
-	exports  []*fieldSpec
+	args     []*schema.Field
+	exports  []*schema.Field
 	services []string
 	routes   []string // "GET /hello", sorted
 }
@@ -46,7 +38,7 @@ type definition struct {
 // hooks are the functions of a component file, in one Lua state.
 type hooks struct {
 	start, update, stop *lua.LFunction
-	on                  [numSignals]*lua.LFunction
+	on                  [telemetry.NumSignals]*lua.LFunction
 	routes              map[string]*lua.LFunction
 }
 
@@ -58,8 +50,8 @@ func readHooks(t *lua.LTable) hooks {
 		return f
 	}
 	h := hooks{start: fn("start"), update: fn("update"), stop: fn("stop"), routes: map[string]*lua.LFunction{}}
-	for s := range numSignals {
-		h.on[s] = fn(s.hookName())
+	for _, s := range telemetry.AllSignals {
+		h.on[s] = fn(hookName(s))
 	}
 	if routes, ok := t.RawGetString("routes").(*lua.LTable); ok {
 		routes.ForEach(func(k, v lua.LValue) {
@@ -84,12 +76,12 @@ func parseDefinition(t *lua.LTable) (*definition, error) {
 		}
 	})
 	if bad != "" {
-		return nil, specErrorf(bad, "unknown key %q%s (keep helpers in locals; a component table has %s)", bad, didYouMean(bad, definitionKeys), strings.Join(definitionKeys, ", "))
+		return nil, schema.Errorf(bad, "unknown key %q%s (keep helpers in locals; a component table has %s)", bad, script.DidYouMean(bad, definitionKeys), strings.Join(definitionKeys, ", "))
 	}
 	d := &definition{output: true}
 	for _, name := range []string{"start", "update", "stop", "on_traces", "on_metrics", "on_logs"} {
 		if v := t.RawGetString(name); v != lua.LNil && v.Type() != lua.LTFunction {
-			return nil, specErrorf(name, "expected a function, got %s", v.Type())
+			return nil, schema.Errorf(name, "expected a function, got %s", v.Type())
 		}
 	}
 	switch v := t.RawGetString("doc").(type) {
@@ -97,34 +89,34 @@ func parseDefinition(t *lua.LTable) (*definition, error) {
 	case lua.LString:
 		d.doc = string(v)
 	default:
-		return nil, specErrorf("doc", "expected string, got %s", v.Type())
+		return nil, schema.Errorf("doc", "expected string, got %s", v.Type())
 	}
 	switch v := t.RawGetString("output").(type) {
 	case *lua.LNilType:
 	case lua.LBool:
 		d.output = bool(v)
 	default:
-		return nil, specErrorf("output", "expected boolean (false: no automatic output argument), got %s", v.Type())
+		return nil, schema.Errorf("output", "expected boolean (false: no automatic output argument), got %s", v.Type())
 	}
 	signals, err := stringList(t.RawGetString("signals"), "signals")
 	if err != nil {
 		return nil, err
 	}
-	for i, s := range signals {
-		j := slices.Index(signalNames[:], s)
-		if j < 0 {
-			return nil, specErrorf(fmt.Sprintf("signals[%d]", i+1), "unknown signal %q%s (signals: traces, metrics, logs)", s, didYouMean(s, signalNames[:]))
+	for i, name := range signals {
+		s, ok := telemetry.ParseSignal(name)
+		if !ok {
+			return nil, schema.Errorf(fmt.Sprintf("signals[%d]", i+1), "unknown signal %q%s (signals: traces, metrics, logs)", name, script.DidYouMean(name, signalNames()))
 		}
-		d.signals[j] = true
+		d.signals[s] = true
 		d.data = true
 	}
-	for s := range numSignals {
-		has := t.RawGetString(s.hookName()) != lua.LNil
+	for _, s := range telemetry.AllSignals {
+		has := t.RawGetString(hookName(s)) != lua.LNil
 		switch {
 		case d.signals[s] && !has:
-			return nil, specErrorf("signals", "%s is declared but the component has no %s function", signalNames[s], s.hookName())
+			return nil, schema.Errorf("signals", "%s is declared but the component has no %s function", s, hookName(s))
 		case !d.signals[s] && has:
-			return nil, specErrorf(s.hookName(), "%s is defined but signals does not list %q", s.hookName(), signalNames[s])
+			return nil, schema.Errorf(hookName(s), "%s is defined but signals does not list %q", hookName(s), s.String())
 		}
 	}
 	if d.services, err = stringList(t.RawGetString("services"), "services"); err != nil {
@@ -139,32 +131,41 @@ func parseDefinition(t *lua.LTable) (*definition, error) {
 	return d, nil
 }
 
+// signalNames are the names of the signals, for hints.
+func signalNames() []string {
+	names := make([]string, 0, telemetry.NumSignals)
+	for _, s := range telemetry.AllSignals {
+		names = append(names, s.String())
+	}
+	return names
+}
+
 // readFields reads args and exports and refuses the reserved names.
 func (d *definition) readFields(t *lua.LTable) error {
 	var err error
 	if v := t.RawGetString("args"); v != lua.LNil {
-		if d.args, err = parseFields(v, "args"); err != nil {
+		if d.args, err = schema.ParseFields(v, "args"); err != nil {
 			return err
 		}
 	}
 	if v := t.RawGetString("exports"); v != lua.LNil {
-		if d.exports, err = parseFields(v, "exports"); err != nil {
+		if d.exports, err = schema.ParseFields(v, "exports"); err != nil {
 			return err
 		}
 	}
 	for _, f := range d.args {
 		for _, h := range hostFields(true, true) {
-			if f.name == h.name {
-				return specErrorf("args."+f.name, "%q is reserved: flowlua gives components the argument %s (%s)", f.name, h.name, h.doc)
+			if f.Name == h.Name {
+				return schema.Errorf("args."+f.Name, "%q is reserved: flowlua gives components the argument %s (%s)", f.Name, h.Name, h.Doc)
 			}
 		}
 	}
 	for _, f := range d.exports {
-		if f.required {
-			return specErrorf("exports."+f.name, "exports cannot be required: they start with their default or zero value")
+		if f.Required {
+			return schema.Errorf("exports."+f.Name, "exports cannot be required: they start with their default or zero value")
 		}
-		if f.name == "input" && d.data {
-			return specErrorf("exports.input", `"input" is reserved: data components export their input`)
+		if f.Name == "input" && d.data {
+			return schema.Errorf("exports.input", `"input" is reserved: data components export their input`)
 		}
 	}
 	return nil
@@ -178,7 +179,7 @@ func (d *definition) readRoutes(v lua.LValue) error {
 	}
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		return specErrorf("routes", `expected a table { ["GET /path"] = function(req) ... end }, got %s`, v.Type())
+		return schema.Errorf("routes", `expected a table { ["GET /path"] = function(req) ... end }, got %s`, v.Type())
 	}
 	var err error
 	mux := http.NewServeMux()
@@ -188,11 +189,11 @@ func (d *definition) readRoutes(v lua.LValue) error {
 		}
 		pattern, ok := k.(lua.LString)
 		if !ok || fn.Type() != lua.LTFunction {
-			err = specErrorf("routes", `expected ["METHOD /path"] = function(req) ... end, got %s = %s`, k.Type(), fn.Type())
+			err = schema.Errorf("routes", `expected ["METHOD /path"] = function(req) ... end, got %s = %s`, k.Type(), fn.Type())
 			return
 		}
 		if perr := checkPattern(mux, string(pattern)); perr != nil {
-			err = specErrorf("routes", "%q: %v", string(pattern), perr)
+			err = schema.Errorf("routes", "%q: %v", string(pattern), perr)
 			return
 		}
 		d.routes = append(d.routes, string(pattern))
@@ -202,7 +203,7 @@ func (d *definition) readRoutes(v lua.LValue) error {
 	}
 	slices.Sort(d.routes)
 	if len(d.routes) > 0 && !slices.Contains(d.services, "http") {
-		return specErrorf("routes", `routes need the http service: add services = { "http" }`)
+		return schema.Errorf("routes", `routes need the http service: add services = { "http" }`)
 	}
 	return nil
 }
@@ -229,13 +230,13 @@ func stringList(v lua.LValue, path string) ([]string, error) {
 	}
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		return nil, specErrorf(path, "expected a list of strings, got %s", v.Type())
+		return nil, schema.Errorf(path, "expected a list of strings, got %s", v.Type())
 	}
 	out := make([]string, 0, t.Len())
 	for i := 1; i <= t.Len(); i++ {
 		s, ok := t.RawGetInt(i).(lua.LString)
 		if !ok {
-			return nil, specErrorf(fmt.Sprintf("%s[%d]", path, i), "expected string, got %s", t.RawGetInt(i).Type())
+			return nil, schema.Errorf(fmt.Sprintf("%s[%d]", path, i), "expected string, got %s", t.RawGetInt(i).Type())
 		}
 		out = append(out, string(s))
 	}

@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 	"github.com/flowlua/flowlua/engine/script"
 )
 
-// chunk is a compiled Lua file of a plugin. Its proto is shared by every
+// Chunk is a compiled Lua file of a plugin. Its proto is shared by every
 // state that runs it (a FunctionProto is immutable).
-type chunk struct {
+type Chunk struct {
 	file  string // as shown in messages and tracebacks
 	proto *lua.FunctionProto
 	// lines maps the field paths of the table the file returns
@@ -22,9 +22,9 @@ type chunk struct {
 	lines map[string]int
 }
 
-// compile parses and compiles a file; a syntax error is a Diagnostic at
+// Compile parses and compiles a file; a syntax error is a Diagnostic at
 // its line.
-func compile(file string, src []byte) (ch *chunk, err error) {
+func Compile(file string, src []byte) (ch *Chunk, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			ch, err = nil, script.Errorf(script.Pos{File: file, Line: 1}, "cannot compile: %v", r)
@@ -42,7 +42,7 @@ func compile(file string, src []byte) (ch *chunk, err error) {
 		}
 		return nil, script.Errorf(script.Pos{File: file, Line: 1}, "%v", err)
 	}
-	return &chunk{file: file, proto: proto, lines: returnedFieldLines(stmts)}, nil
+	return &Chunk{file: file, proto: proto, lines: returnedFieldLines(stmts)}, nil
 }
 
 // syntaxError turns a parse error into a Diagnostic at its line.
@@ -62,9 +62,15 @@ func syntaxError(file string, src []byte, err error) script.Diagnostic {
 	return script.Errorf(script.Pos{File: file, Line: max(perr.Pos.Line, 1)}, "%s", msg)
 }
 
-// pos returns the position of a field path of the returned table, or of
-// its closest parent that has one, or line 1.
-func (c *chunk) pos(path string) script.Pos {
+// File returns the file's name as messages show it.
+func (c *Chunk) File() string { return c.file }
+
+// Proto returns the compiled file, to run in any state.
+func (c *Chunk) Proto() *lua.FunctionProto { return c.proto }
+
+// Pos returns the position of a field path of the table the file
+// returns, or of its closest parent that has one, or line 1.
+func (c *Chunk) Pos(path string) script.Pos {
 	b := script.Block{Pos: script.Pos{File: c.file, Line: 1}, FieldPos: map[string]script.Pos{}}
 	for p, line := range c.lines {
 		b.FieldPos[p] = script.Pos{File: c.file, Line: line}

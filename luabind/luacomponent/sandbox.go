@@ -1,15 +1,15 @@
-package plugin
+package luacomponent
 
 import (
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind"
 )
 
-// Bounds of the sandbox.
-const (
-	callStackSize = 200 // nested Lua calls
-)
+// CallStackSize bounds the nesting of Lua calls in the states of
+// plugins (components and manifests).
+const CallStackSize = 200
 
 // unavailable are globals that do not exist in the sandbox; reading one
 // is an error that says so (os and io exist with the functions granted).
@@ -33,7 +33,7 @@ var unavailable = map[string]string{
 // table and math, plus the granted functions of os and io. The caller
 // adds its globals, then calls lockGlobals.
 func newSandbox(grants []string) *lua.LState {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: callStackSize})
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: CallStackSize})
 	luabind.OpenSandbox(L)
 	applyGrants(L, grants)
 	return L
@@ -62,7 +62,7 @@ func lockGlobals(L *lua.LState) {
 				globals = append(globals, string(s))
 			}
 		})
-		L.RaiseError("unknown global %q%s", name, didYouMean(string(name), globals))
+		L.RaiseError("unknown global %q%s", name, script.DidYouMean(string(name), globals))
 		return 0
 	}))
 	strict.RawSetString("__metatable", lua.LString("locked"))

@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
 // The consumers behind a data component's input, one per signal. They
@@ -27,30 +29,30 @@ func (c logsInput) Capabilities() consumer.Capabilities    { return mutates }
 
 // ConsumeTraces calls on_traces with td.
 func (c tracesInput) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
-	return c.inst.consume(ctx, sigTraces, td)
+	return c.inst.consume(ctx, telemetry.Traces, td)
 }
 
 // ConsumeMetrics calls on_metrics with md.
 func (c metricsInput) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
-	return c.inst.consume(ctx, sigMetrics, md)
+	return c.inst.consume(ctx, telemetry.Metrics, md)
 }
 
 // ConsumeLogs calls on_logs with ld.
 func (c logsInput) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
-	return c.inst.consume(ctx, sigLogs, ld)
+	return c.inst.consume(ctx, telemetry.Logs, ld)
 }
 
 // consume hands a batch to its callback in a free state and forwards
 // what the callback emitted and returned. When the callback fails, the
 // batch is passed on as it is (edits made before the failure stay) or
 // dropped, as on_error says.
-func (inst *instance) consume(ctx context.Context, s signal, data any) error {
+func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any) error {
 	v, err := inst.pool.acquire(ctx)
 	if err != nil {
 		return err
 	}
 	set := inst.set.Load()
-	hook := s.hookName()
+	hook := hookName(s)
 	b := v.dataBatch(data)
 	rets, c, err := v.callCollect(ctx, hook, v.hooks.on[s], set.timeout, b.Value())
 	var emits []emitted

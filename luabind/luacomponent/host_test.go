@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"context"
@@ -292,7 +292,7 @@ func TestHostSandbox(t *testing.T) {
 		"debug":    "debug is not available in the sandbox",
 		"bytecode": "load: binary chunks are not allowed in the sandbox",
 		"loadfile": "loadfile is not available in the sandbox",
-		"dump":     "attempt to call a non-function object",
+		"dump":     "string.dump is not available in the sandbox",
 	}
 	for what, want := range tests {
 		t.Run(what, func(t *testing.T) {

@@ -1,23 +1,26 @@
-package plugin
+package luacomponent
 
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/flowlua/flowlua/engine/script"
 )
 
 // grantNames are the grants a plugin declaration can give: each makes one
 // function of the os or io library available to the plugin's components.
 var grantNames = []string{"io.open", "os.clock", "os.date", "os.difftime", "os.getenv", "os.time"}
 
-// checkGrants refuses unknown grant names, with a "did you mean" hint.
-func checkGrants(grants []string) error {
+// CheckGrants refuses grant names unknown to flowlua (grants name the
+// functions of os and io a plugin declaration may give its components),
+// with a "did you mean" hint.
+func CheckGrants(grants []string) error {
 	for _, g := range grants {
 		if !slices.Contains(grantNames, g) {
-			return fmt.Errorf("unknown grant %q%s (grants: %s)", g, didYouMean(g, grantNames), strings.Join(grantNames, ", "))
+			return fmt.Errorf("unknown grant %q%s (grants: %s)", g, script.DidYouMean(g, grantNames), strings.Join(grantNames, ", "))
 		}
 	}
 	return nil
@@ -33,7 +36,7 @@ func applyGrants(L *lua.LState, grants []string) {
 		libs[lib] = append(libs[lib], fn)
 	}
 	openers := map[string]lua.LGFunction{"os": lua.OpenOs, "io": lua.OpenIo}
-	for _, lib := range sortedKeys(libs) {
+	for _, lib := range script.SortedKeys(libs) {
 		L.Push(L.NewFunction(openers[lib]))
 		L.Push(lua.LString(lib))
 		L.Call(1, 1)
@@ -61,14 +64,4 @@ func notGrantedMeta(L *lua.LState, lib string, granted []string) *lua.LTable {
 	}))
 	mt.RawSetString("__metatable", lua.LString("locked"))
 	return mt
-}
-
-// sortedKeys returns the keys of m in sorted order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

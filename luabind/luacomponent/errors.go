@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"errors"
@@ -10,9 +10,9 @@ import (
 	"github.com/flowlua/flowlua/engine/script"
 )
 
-// luaErrorMessage returns the message of an error from PCall without its
+// ErrorMessage returns the message of an error from PCall without its
 // stack traceback.
-func luaErrorMessage(err error) string {
+func ErrorMessage(err error) string {
 	var apiErr *lua.ApiError
 	if errors.As(err, &apiErr) && apiErr.Object != nil {
 		return apiErr.Object.String()
@@ -38,9 +38,9 @@ func luaTraceback(err error) string {
 	return err.Error()
 }
 
-// positioned turns a Lua error message of a chunk into a Diagnostic: at
-// the "file:line:" it starts with, else at the chunk's first line.
-func positioned(ch *chunk, msg string) script.Diagnostic {
+// At turns a Lua error message of the chunk into a Diagnostic: at the
+// "file:line:" it starts with, else at the chunk's first line.
+func (ch *Chunk) At(msg string) script.Diagnostic {
 	if rest, ok := strings.CutPrefix(msg, ch.file+":"); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if line, err := strconv.Atoi(rest[:i]); err == nil {

@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/schema"
 )
 
 // The metatables of the values the host hands to Lua.
@@ -55,8 +57,8 @@ func (v *vm) openEnv() {
 	if v.inst != nil {
 		comp.RawSetString("id", lua.LString(v.inst.opts.ID))
 	}
-	comp.RawSetString("name", lua.LString(v.k.p.manifest.Name+"."+v.k.name))
-	comp.RawSetString("plugin_version", lua.LString(v.k.p.manifest.Version))
+	comp.RawSetString("name", lua.LString(v.k.p.Name+"."+v.k.name))
+	comp.RawSetString("plugin_version", lua.LString(v.k.p.Version))
 	L.SetGlobal("component", comp)
 }
 
@@ -93,8 +95,8 @@ func logValue(x lua.LValue) any {
 	case lua.LString:
 		return string(x)
 	case *lua.LTable:
-		if s, err := luaToScript(x, 0); err == nil {
-			return formatScript(s, 0)
+		if s, err := schema.FromLua(x); err == nil {
+			return schema.Format(s)
 		}
 	}
 	return x.String()
@@ -123,7 +125,7 @@ func (v *vm) setHealth(L *lua.LState) int {
 	case "unhealthy":
 		h = component.HealthUnhealthy
 	default:
-		L.ArgError(1, fmt.Sprintf(`expected "healthy" or "unhealthy", got %q%s`, state, didYouMean(state, []string{"healthy", "unhealthy"})))
+		L.ArgError(1, fmt.Sprintf(`expected "healthy" or "unhealthy", got %q%s`, state, script.DidYouMean(state, []string{"healthy", "unhealthy"})))
 	}
 	if v.inst != nil {
 		v.inst.health.set(h, msg)
@@ -136,7 +138,7 @@ func (v *vm) setHealth(L *lua.LState) int {
 // are re-evaluated.
 func (v *vm) setExports(L *lua.LState) int {
 	t := L.CheckTable(1)
-	val, err := luaToScript(t, 0)
+	val, err := schema.FromLua(t)
 	if err != nil {
 		L.RaiseError("set_exports: %v", err)
 	}
@@ -164,9 +166,9 @@ func (v *vm) require(L *lua.LState) int {
 		L.Push(val)
 		return 1
 	}
-	ch := v.k.p.modules[name]
+	ch := v.k.p.Modules[name]
 	if ch == nil {
-		L.RaiseError("require %q: no module %s in the plugin", name, v.k.p.files.display(strings.ReplaceAll(name, ".", "/")+".lua"))
+		L.RaiseError("require %q: no module %s in the plugin", name, v.k.p.File(strings.ReplaceAll(name, ".", "/")+".lua"))
 	}
 	v.modules[name] = nil
 	defer func() {

@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"context"
@@ -204,4 +204,36 @@ func cloneBatch(data any) any {
 		return c
 	}
 	return data
+}
+
+// openBatchHelpers binds the helpers that work on whole batches in Go.
+func (v *vm) openBatchHelpers() {
+	v.L.SetGlobal("extract", v.L.NewFunction(v.extract))
+}
+
+// extract is extract(batch, key, value): it moves the records (spans, log
+// records, metric data points) whose attribute key equals value (the
+// record's own attribute, else its resource's) out of batch into a new
+// batch, which it returns; nil when no record matches (pdatalua.Extract).
+func (v *vm) extract(L *lua.LState) int {
+	data := checkBatch(L, 1)
+	key := L.CheckString(2)
+	want := L.CheckAny(3)
+	if want.Type() == lua.LTTable || want.Type() == lua.LTFunction || want == lua.LNil {
+		L.ArgError(3, "expected a string, number or boolean")
+	}
+	value := lua.LVAsString(want)
+	if b, ok := want.(lua.LBool); ok {
+		value = "false"
+		if b {
+			value = "true"
+		}
+	}
+	out, n := pdatalua.Extract(data, key, value)
+	if n == 0 {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(v.wrapBatch(out))
+	return 1
 }

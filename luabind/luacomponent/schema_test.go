@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"fmt"
@@ -215,9 +215,7 @@ func TestSchemaMistakes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeTxtar(t, dir, "-- p/plugin.lua --\nreturn { name = \"p\", version = \"1\", components = { \"c\" } }\n-- p/c.lua --\n"+tt.component+"\n")
-			_, _, err := loadDecl(t, dir, "p", map[string]any{})
+			_, err := loadKind(t, "-- p/plugin.lua --\nreturn { name = \"p\", version = \"1\", components = { \"c\" } }\n-- p/c.lua --\n"+tt.component+"\n", "p", "c", map[string]any{})
 			if got := diagnostics(err); !strings.Contains(got, tt.want) {
 				t.Fatalf("got %q, want it to contain %q", got, tt.want)
 			}

@@ -1,4 +1,4 @@
-package plugin
+package luacomponent
 
 import (
 	"context"
@@ -31,7 +31,7 @@ import (
 //  3. Update (concurrently with Run) sets the global args of every state
 //     and calls update(args) in each.
 type instance struct {
-	k      *kind
+	k      *Kind
 	opts   component.Options
 	logger *slog.Logger
 
@@ -65,7 +65,7 @@ var (
 )
 
 // newInstance builds a component of kind k.
-func newInstance(k *kind, opts component.Options, args component.Arguments) (*instance, error) {
+func newInstance(k *Kind, opts component.Options, args component.Arguments) (*instance, error) {
 	inst := &instance{
 		k:       k,
 		opts:    opts,
@@ -102,13 +102,13 @@ func newInstance(k *kind, opts component.Options, args component.Arguments) (*in
 
 	if k.def.data {
 		sigs := &telemetry.Signals{}
-		if k.def.signals[sigTraces] {
+		if k.def.signals[telemetry.Traces] {
 			sigs.Traces = tracesInput{inst}
 		}
-		if k.def.signals[sigMetrics] {
+		if k.def.signals[telemetry.Metrics] {
 			sigs.Metrics = metricsInput{inst}
 		}
-		if k.def.signals[sigLogs] {
+		if k.def.signals[telemetry.Logs] {
 			sigs.Logs = logsInput{inst}
 		}
 		inst.input = sigs

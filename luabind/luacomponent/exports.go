@@ -1,10 +1,11 @@
-package plugin
+package luacomponent
 
 import (
 	"errors"
 	"reflect"
 
 	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/luabind/schema"
 )
 
 // A Lua component's exports are a value of the struct type its schema
@@ -13,9 +14,9 @@ import (
 
 // initialExports are the exports before the component sets any: their
 // defaults, else zero values, in a value of the exports struct.
-func (k *kind) initialExports() reflect.Value {
-	target := reflect.New(k.schema.exports.rt)
-	_ = decode.Decode(withDefaults(map[string]any{}, k.schema.exports.fields), target.Interface())
+func (k *Kind) initialExports() reflect.Value {
+	target := reflect.New(k.schema.exports.GoType())
+	_ = decode.Decode(schema.WithDefaults(map[string]any{}, k.schema.exports.Fields), target.Interface())
 	return target.Elem()
 }
 
@@ -25,7 +26,7 @@ func (inst *instance) setExports(m map[string]any) error {
 	if _, ok := m["input"]; ok && inst.input != nil {
 		return errors.New(`"input" is the component's own: it cannot be set`)
 	}
-	target := reflect.New(inst.k.schema.exports.rt).Elem()
+	target := reflect.New(inst.k.schema.exports.GoType()).Elem()
 	if err := decode.Decode(m, target.Addr().Interface()); err != nil {
 		return err
 	}

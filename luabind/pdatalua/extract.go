@@ -1,37 +1,20 @@
-package plugin
+package pdatalua
 
 import (
-	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
-// openBatchHelpers binds the helpers that work on whole batches in Go.
-func (v *vm) openBatchHelpers() {
-	v.L.SetGlobal("extract", v.L.NewFunction(v.extract))
-}
-
-// extract is extract(batch, key, value): it moves the records (spans, log
-// records, metric data points) whose attribute key equals value (the
-// record's own attribute, else its resource's) out of batch into a new
-// batch, which it returns; nil when no record matches. Records move, they
-// are not copied; their resource and scope are copied.
-func (v *vm) extract(L *lua.LState) int {
-	data := checkBatch(L, 1)
-	key := L.CheckString(2)
-	want := L.CheckAny(3)
-	if want.Type() == lua.LTTable || want.Type() == lua.LTFunction || want == lua.LNil {
-		L.ArgError(3, "expected a string, number or boolean")
-	}
-	value := lua.LVAsString(want)
-	if b, ok := want.(lua.LBool); ok {
-		value = "false"
-		if b {
-			value = "true"
-		}
-	}
+// Extract moves the records of data (a ptrace.Traces, pmetric.Metrics or
+// plog.Logs: spans, log records, metric data points) whose attribute key
+// equals value (the record's own attribute, else its resource's; compared
+// as strings, pcommon.Value.AsString) out of data into a new batch of the
+// same signal, which it returns with the number of records moved. Records
+// move, they are not copied; their resource, scope (and metric) are
+// copied. It returns nil, 0 when nothing matches or data is no batch.
+func Extract(data any, key, value string) (any, int) {
 	match := func(res, rec pcommon.Map) bool {
 		a, ok := rec.Get(key)
 		if !ok {
@@ -50,13 +33,12 @@ func (v *vm) extract(L *lua.LState) int {
 		out, n = extractMetrics(d, match)
 	}
 	if n == 0 {
-		L.Push(lua.LNil)
-		return 1
+		return nil, 0
 	}
-	L.Push(v.wrapBatch(out))
-	return 1
+	return out, n
 }
 
+// matcher selects a record by the attributes of its resource and its own.
 type matcher func(res, rec pcommon.Map) bool
 
 // extractTraces moves the matching spans of td into a new batch.

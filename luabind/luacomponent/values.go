@@ -1,0 +1,133 @@
+package luacomponent
+
+import (
+	"reflect"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/luabind/schema"
+)
+
+// maxValueDepth bounds the nesting of values converted to Lua.
+const maxValueDepth = 100
+
+// goValue is a Go value without a Lua form (an export of another
+// component, in an argument of type any or table): Lua can pass it on.
+type goValue struct{ v any }
+
+func (g *goValue) ScriptValue() any { return g.v }
+
+// consumerRef is a consumer handed to Lua (an argument of type consumer).
+type consumerRef struct{ c telemetry.Consumer }
+
+func (c *consumerRef) ScriptValue() any { return c.c }
+
+// ScriptValue returns the output the script handed to the component.
+func (o *outputRef) ScriptValue() any { return o.src }
+
+var (
+	_ schema.Valuer = (*goValue)(nil)
+	_ schema.Valuer = (*consumerRef)(nil)
+	_ schema.Valuer = (*outputRef)(nil)
+)
+
+// toLua converts a decoded value of type t to Lua.
+func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
+	L := v.L
+	if depth > maxValueDepth {
+		return lua.LNil
+	}
+	switch t.Kind {
+	case schema.KindString:
+		return lua.LString(rv.String())
+	case schema.KindNumber:
+		return lua.LNumber(rv.Float())
+	case schema.KindInteger:
+		return lua.LNumber(rv.Int())
+	case schema.KindBoolean:
+		return lua.LBool(rv.Bool())
+	case schema.KindDuration:
+		return lua.LNumber(time.Duration(rv.Int()).Seconds())
+	case schema.KindAny:
+		if rv.IsNil() {
+			return lua.LNil
+		}
+		return v.scriptToLua(rv.Elem().Interface(), depth)
+	case schema.KindTable:
+		return v.scriptToLua(rv.Interface().(schema.Table).Value, depth)
+	case schema.KindConsumer:
+		if rv.IsNil() {
+			return lua.LNil
+		}
+		return v.newUserData(&consumerRef{c: rv.Interface().(telemetry.Consumer)}, mtConsumer)
+	case schema.KindOutput:
+		return v.newUserData(newOutputRef(rv.Interface().(telemetry.Output)), mtOutput)
+	case schema.KindList:
+		tbl := L.CreateTable(rv.Len(), 0)
+		for i := range rv.Len() {
+			tbl.Append(v.toLua(rv.Index(i), t.Elem, depth+1))
+		}
+		return tbl
+	case schema.KindMap:
+		tbl := L.CreateTable(0, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			tbl.RawSetString(it.Key().String(), v.toLua(it.Value(), t.Elem, depth+1))
+		}
+		return tbl
+	case schema.KindObject:
+		tbl := L.CreateTable(0, len(t.Fields))
+		for i, f := range t.Fields {
+			tbl.RawSetString(f.Name, v.toLua(rv.Field(i), f.Type, depth+1))
+		}
+		return tbl
+	}
+	return lua.LNil
+}
+
+// scriptToLua converts a script value, which may hold Go values, to Lua.
+func (v *vm) scriptToLua(x any, depth int) lua.LValue {
+	L := v.L
+	if depth > maxValueDepth {
+		return lua.LNil
+	}
+	switch x := x.(type) {
+	case nil:
+		return lua.LNil
+	case bool:
+		return lua.LBool(x)
+	case float64:
+		return lua.LNumber(x)
+	case string:
+		return lua.LString(x)
+	case []any:
+		tbl := L.CreateTable(len(x), 0)
+		for _, e := range x {
+			tbl.Append(v.scriptToLua(e, depth+1))
+		}
+		return tbl
+	case map[string]any:
+		tbl := L.CreateTable(0, len(x))
+		for k, e := range x {
+			tbl.RawSetString(k, v.scriptToLua(e, depth+1))
+		}
+		return tbl
+	case telemetry.Consumer:
+		return v.newUserData(&consumerRef{c: x}, mtConsumer)
+	}
+	rv := reflect.ValueOf(x)
+	switch rv.Kind() {
+	case reflect.Bool:
+		return lua.LBool(rv.Bool())
+	case reflect.String:
+		return lua.LString(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return lua.LNumber(rv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return lua.LNumber(rv.Uint())
+	case reflect.Float32, reflect.Float64:
+		return lua.LNumber(rv.Float())
+	}
+	return v.newUserData(&goValue{v: x}, mtGoValue)
+}
