@@ -88,7 +88,7 @@ func (ld *loader) globalIndex(L *lua.LState) int {
 func (ld *loader) load(L *lua.LState) int {
 	src, ok := L.Get(1).(lua.LString)
 	if !ok {
-		L.RaiseError("load: only text chunks are allowed in the sandbox, got %s", typeName(L.Get(1)))
+		L.RaiseError("load: only text chunks are allowed in the sandbox, got %s", L.Get(1).Type().String())
 		return 0
 	}
 	if strings.HasPrefix(string(src), "\x1b") {

@@ -7,6 +7,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/luabind"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
 
@@ -54,9 +55,9 @@ func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
 		if rv.IsNil() {
 			return lua.LNil
 		}
-		return v.scriptToLua(rv.Elem().Interface(), depth)
+		return v.scriptToLua(rv.Elem().Interface())
 	case schema.KindTable:
-		return v.scriptToLua(rv.Interface().(schema.Table).Value, depth)
+		return v.scriptToLua(rv.Interface().(schema.Table).Value)
 	case schema.KindConsumer:
 		if rv.IsNil() {
 			return lua.LNil
@@ -86,48 +87,14 @@ func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
 	return lua.LNil
 }
 
-// scriptToLua converts a script value, which may hold Go values, to Lua.
-func (v *vm) scriptToLua(x any, depth int) lua.LValue {
-	L := v.L
-	if depth > maxValueDepth {
-		return lua.LNil
-	}
-	switch x := x.(type) {
-	case nil:
-		return lua.LNil
-	case bool:
-		return lua.LBool(x)
-	case float64:
-		return lua.LNumber(x)
-	case string:
-		return lua.LString(x)
-	case []any:
-		tbl := L.CreateTable(len(x), 0)
-		for _, e := range x {
-			tbl.Append(v.scriptToLua(e, depth+1))
+// scriptToLua converts a script value, which may hold Go values, to Lua
+// (luabind.ToLua): a consumer becomes a consumer userdata, other Go
+// values without a Lua form opaque userdata that Lua can pass on.
+func (v *vm) scriptToLua(x any) lua.LValue {
+	return luabind.ToLua(v.L, x, func(x any) lua.LValue {
+		if c, ok := x.(telemetry.Consumer); ok {
+			return v.newUserData(&consumerRef{c: c}, mtConsumer)
 		}
-		return tbl
-	case map[string]any:
-		tbl := L.CreateTable(0, len(x))
-		for k, e := range x {
-			tbl.RawSetString(k, v.scriptToLua(e, depth+1))
-		}
-		return tbl
-	case telemetry.Consumer:
-		return v.newUserData(&consumerRef{c: x}, mtConsumer)
-	}
-	rv := reflect.ValueOf(x)
-	switch rv.Kind() {
-	case reflect.Bool:
-		return lua.LBool(rv.Bool())
-	case reflect.String:
-		return lua.LString(rv.String())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return lua.LNumber(rv.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return lua.LNumber(rv.Uint())
-	case reflect.Float32, reflect.Float64:
-		return lua.LNumber(rv.Float())
-	}
-	return v.newUserData(&goValue{v: x}, mtGoValue)
+		return v.newUserData(&goValue{v: x}, mtGoValue)
+	})
 }
