@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -17,14 +16,8 @@ import (
 func write(t *testing.T, archive string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range txtar.Parse([]byte(archive)).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := txtar.Write(txtar.Parse([]byte(archive)), dir); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }
