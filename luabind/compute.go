@@ -94,7 +94,7 @@ func (ld *loader) call(f *luaFunc, args []any) (result any, err error) {
 
 	L.Push(f.fn)
 	for _, a := range args {
-		L.Push(ld.toLua(a, 0))
+		L.Push(ld.toLua(a))
 	}
 	if perr := L.PCall(len(args), 1, ld.errFunc); perr != nil {
 		d := ld.errorDiagnostic(perr, f.pos)

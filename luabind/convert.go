@@ -6,11 +6,11 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -94,7 +94,7 @@ func (c *converter) value(path string, v lua.LValue, depth int) any {
 	case *lua.LUserData:
 		return c.userData(path, v)
 	default:
-		c.errorf(c.posOf(path), path, "a %s is not a value", typeName(v))
+		c.errorf(c.posOf(path), path, "a %s is not a value", v.Type().String())
 	}
 	return nil
 }
@@ -179,18 +179,18 @@ func (c *converter) table(path string, t *lua.LTable, depth int) any {
 		list := make([]any, len(items))
 		for i, k := range items {
 			if k != i+1 {
-				p := joinPath(path, i)
+				p := decode.JoinPath(path, i)
 				c.errorf(c.posOf(p), p, "the list has a hole: item %d is nil", i+1)
 				return nil
 			}
-			list[i] = c.value(joinPath(path, i), t.RawGetInt(k), depth)
+			list[i] = c.value(decode.JoinPath(path, i), t.RawGetInt(k), depth)
 		}
 		return list
 	}
 	slices.SortFunc(fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
 	m := make(map[string]any, len(fields))
 	for _, f := range fields {
-		m[f.name] = c.value(joinPath(path, f.name), f.value, depth)
+		m[f.name] = c.value(decode.JoinPath(path, f.name), f.value, depth)
 	}
 	return m
 }
@@ -209,28 +209,26 @@ func keyString(k lua.LValue) string {
 	if k.Type() == lua.LTNumber || k.Type() == lua.LTBool {
 		return k.String()
 	}
-	return "of type " + typeName(k)
+	return "of type " + k.Type().String()
 }
 
-// joinPath appends a field name or a 0-based list index to a path, as
-// package engine/decode writes paths: "tls.insecure", "output.traces[1]".
-func joinPath[E int | string](path string, elem E) string {
-	switch e := any(elem).(type) {
-	case int:
-		return path + "[" + strconv.Itoa(e+1) + "]"
-	case string:
-		if path == "" {
-			return e
-		}
-		return path + "." + e
-	}
-	return path
+// toLua converts an evaluated script value to Lua for a compute function;
+// Go values without a Lua form pass through as opaque userdata.
+func (ld *loader) toLua(v any) lua.LValue {
+	return ToLua(ld.L, v, func(x any) lua.LValue { return ld.newUserData(&opaque{v: x}, ld.mt.opaque) })
 }
 
-// toLua converts an evaluated script value to Lua for a compute function:
-// lists and maps become tables, numbers LNumber; Go values without a Lua
-// form pass through as opaque userdata.
-func (ld *loader) toLua(v any, depth int) lua.LValue {
+// ToLua converts a script value (see package engine/script), which may
+// hold Go values, to Lua: lists and maps become tables, numbers LNumber;
+// Go booleans, strings, numbers, slices ([]byte as a string) and maps
+// with string keys their Lua forms. wrap turns any other Go value (an
+// export without a Lua form) into a Lua value, usually a userdata that
+// hands it back. Tables nested deeper than 100 levels end in nil.
+func ToLua(L *lua.LState, v any, wrap func(any) lua.LValue) lua.LValue {
+	return toLua(L, v, wrap, 0)
+}
+
+func toLua(L *lua.LState, v any, wrap func(any) lua.LValue, depth int) lua.LValue {
 	if depth > maxTableDepth {
 		return lua.LNil
 	}
@@ -244,15 +242,15 @@ func (ld *loader) toLua(v any, depth int) lua.LValue {
 	case float64:
 		return lua.LNumber(v)
 	case []any:
-		t := ld.L.CreateTable(len(v), 0)
+		t := L.CreateTable(len(v), 0)
 		for _, e := range v {
-			t.Append(ld.toLua(e, depth+1))
+			t.Append(toLua(L, e, wrap, depth+1))
 		}
 		return t
 	case map[string]any:
-		t := ld.L.CreateTable(0, len(v))
+		t := L.CreateTable(0, len(v))
 		for k, e := range v {
-			t.RawSetString(k, ld.toLua(e, depth+1))
+			t.RawSetString(k, toLua(L, e, wrap, depth+1))
 		}
 		return t
 	}
@@ -272,20 +270,20 @@ func (ld *loader) toLua(v any, depth int) lua.LValue {
 		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
 			return lua.LString(rv.Bytes())
 		}
-		t := ld.L.CreateTable(rv.Len(), 0)
+		t := L.CreateTable(rv.Len(), 0)
 		for i := 0; i < rv.Len(); i++ {
-			t.Append(ld.toLua(rv.Index(i).Interface(), depth+1))
+			t.Append(toLua(L, rv.Index(i).Interface(), wrap, depth+1))
 		}
 		return t
 	case reflect.Map:
 		if rv.Type().Key().Kind() == reflect.String {
-			t := ld.L.CreateTable(0, rv.Len())
+			t := L.CreateTable(0, rv.Len())
 			iter := rv.MapRange()
 			for iter.Next() {
-				t.RawSetString(iter.Key().String(), ld.toLua(iter.Value().Interface(), depth+1))
+				t.RawSetString(iter.Key().String(), toLua(L, iter.Value().Interface(), wrap, depth+1))
 			}
 			return t
 		}
 	}
-	return ld.newUserData(&opaque{v: v}, ld.mt.opaque)
+	return wrap(v)
 }

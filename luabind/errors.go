@@ -28,7 +28,7 @@ func (ld *loader) errorHandler(L *lua.LState) int {
 	case lua.LNumber:
 		msg = v.String()
 	default:
-		msg = "error object is a " + typeName(obj) + " value"
+		msg = "error object is a " + obj.Type().String() + " value"
 	}
 	pos, msg := ld.splitPos(msg)
 	if pos.File == "" {

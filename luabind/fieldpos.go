@@ -3,6 +3,7 @@ package luabind
 import (
 	"github.com/yuin/gopher-lua/ast"
 
+	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -115,10 +116,10 @@ func addFieldPositions(file string, t *ast.TableExpr, path string, out map[strin
 		line := 0
 		switch k := f.Key.(type) {
 		case nil:
-			p = joinPath(path, item)
+			p = decode.JoinPath(path, item)
 			item++
 		case *ast.StringExpr:
-			p = joinPath(path, k.Value)
+			p = decode.JoinPath(path, k.Value)
 			line = k.Line()
 		default:
 			continue

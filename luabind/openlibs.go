@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"slices"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -66,8 +67,13 @@ func LoadText(L *lua.LState) int {
 	return 1
 }
 
+// StringRemoved are the functions of Lua's string library that no
+// sandboxed state keeps: dump writes bytecode.
+var StringRemoved = []string{"dump"}
+
 // boundStringLib bounds the string functions that could build a huge string
-// in one call, which no deadline interrupts, and removes string.dump.
+// in one call, which no deadline interrupts, and removes StringRemoved:
+// reading one is an error that names it, as reading a removed global is.
 func boundStringLib(L *lua.LState, strlib *lua.LTable) {
 	if rep, ok := strlib.RawGetString("rep").(*lua.LFunction); ok && rep.IsG {
 		orig := rep.GFunction
@@ -89,7 +95,26 @@ func boundStringLib(L *lua.LState, strlib *lua.LTable) {
 			return orig(L)
 		}))
 	}
-	strlib.RawSetString("dump", lua.LNil)
+	for _, name := range StringRemoved {
+		strlib.RawSetString(name, lua.LNil)
+	}
+	L.SetMetatable(strlib, removedMeta(L, lua.StringLibName, StringRemoved))
+}
+
+// removedMeta makes reading one of the removed functions of the library
+// lib an error naming it; reading any other missing name gives nil.
+func removedMeta(L *lua.LState, lib string, removed []string) *lua.LTable {
+	mt := L.NewTable()
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		name := lua.LVAsString(L.Get(2))
+		if slices.Contains(removed, name) {
+			L.RaiseError("%s.%s is not available in the sandbox", lib, name)
+		}
+		L.Push(lua.LNil)
+		return 1
+	}))
+	mt.RawSetString("__metatable", lua.LString("locked"))
+	return mt
 }
 
 // formatWidthsOK reports whether every directive of a format string has a

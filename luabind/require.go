@@ -125,7 +125,7 @@ func (ld *loader) env(L *lua.LState) int {
 	case lua.LNumber:
 		def = v.String()
 	default:
-		L.ArgError(2, "string expected, got "+typeName(v))
+		L.ArgError(2, "string expected, got "+v.Type().String())
 	}
 	if v, ok := ld.getenv(name); ok {
 		L.Push(lua.LString(v))

@@ -7,13 +7,15 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// forbidden are the globals a script may not use; reading one is an error
-// that says so, rather than "unknown name".
-var forbidden = map[string]bool{
-	"os": true, "io": true, "debug": true, "package": true,
-	"dofile": true, "loadfile": true, "collectgarbage": true, "module": true,
-	"coroutine": true, "channel": true,
-}
+// forbidden are the globals a script may not use (SandboxRemoved); reading
+// one is an error that says so, rather than "unknown name".
+var forbidden = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range SandboxRemoved {
+		m[name] = true
+	}
+	return m
+}()
 
 // newState builds the sandboxed Lua state and binds flowlua's globals.
 func (ld *loader) newState() error {
@@ -86,7 +88,7 @@ func (ld *loader) globalIndex(L *lua.LState) int {
 func (ld *loader) load(L *lua.LState) int {
 	src, ok := L.Get(1).(lua.LString)
 	if !ok {
-		L.RaiseError("load: only text chunks are allowed in the sandbox, got %s", typeName(L.Get(1)))
+		L.RaiseError("load: only text chunks are allowed in the sandbox, got %s", L.Get(1).Type().String())
 		return 0
 	}
 	if strings.HasPrefix(string(src), "\x1b") {

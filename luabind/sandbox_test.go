@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	lua "github.com/yuin/gopher-lua"
+
 	"github.com/flowlua/flowlua/luabind"
 )
 
@@ -125,5 +127,23 @@ func TestEmptyScript(t *testing.T) {
 	s := mustLoad(t, "-- nothing\n")
 	if len(s.Blocks) != 0 || len(s.Plugins) != 0 || len(s.Files) != 1 {
 		t.Errorf("script %+v", s)
+	}
+}
+
+func TestOpenSandboxRemovedNameThemselves(t *testing.T) {
+	for _, src := range []string{`string.dump(print)`, `local s = "x"; s:dump()`} {
+		L := lua.NewState(lua.Options{SkipOpenLibs: true})
+		luabind.OpenSandbox(L)
+		err := L.DoString(src)
+		L.Close()
+		if err == nil || !strings.Contains(err.Error(), "string.dump is not available in the sandbox") {
+			t.Errorf("%s: got %v, want string.dump to name itself", src, err)
+		}
+	}
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	luabind.OpenSandbox(L)
+	if err := L.DoString(`assert(string.nothing == nil and string.upper("a") == "A")`); err != nil {
+		t.Errorf("the rest of string: %v", err)
 	}
 }

@@ -104,7 +104,7 @@ func (ld *loader) nodeValue(n *nsNode) *lua.LUserData {
 func describe(v lua.LValue) string {
 	ud, ok := v.(*lua.LUserData)
 	if !ok {
-		return "a " + typeName(v) + " value"
+		return "a " + v.Type().String() + " value"
 	}
 	switch x := ud.Value.(type) {
 	case *nsNode:
@@ -130,9 +130,6 @@ func describe(v lua.LValue) string {
 	}
 	return "a userdata value"
 }
-
-// typeName is the Lua type name of a value.
-func typeName(v lua.LValue) string { return v.Type().String() }
 
 // fail records a problem at pos and returns the sink, which absorbs
 // whatever the script does next with the result, so that the load goes on

@@ -9,31 +9,9 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
-	"github.com/flowlua/flowlua/luabind"
-	"github.com/flowlua/flowlua/luabind/plugin"
+	"github.com/flowlua/flowlua/luabind/pipeline"
 	"github.com/flowlua/flowlua/services"
 )
-
-// loadScript runs the Lua script at path into its neutral form and loads
-// the plugins it declares (looked up in pluginsPath too); it returns the
-// registry to check the script against: reg plus the plugins' components.
-// As luabind.Load, it returns a script that ran despite mistakes along
-// with them; the registry is nil when a plugin failed to load.
-func loadScript(path string, reg *component.Registry, defs []service.Definition, pluginsPath []string) (*script.Script, *component.Registry, error) {
-	names := make([]string, len(defs))
-	for i, d := range defs {
-		names[i] = d.Name
-	}
-	s, err := luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: names})
-	if s == nil {
-		return nil, nil, err
-	}
-	preg, perr := plugin.Load(s, reg, plugin.Options{SearchPaths: pluginsPath})
-	if perr != nil {
-		return s, nil, mergeDiagnostics(script.AsDiagnostics(err), script.AsDiagnostics(perr))
-	}
-	return s, preg, err
-}
 
 // pluginFlags are the flags of every command that loads scripts.
 type pluginFlags struct {
@@ -52,7 +30,7 @@ func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := loadScript(path, component.DefaultRegistry, defs, pluginsPath)
+	s, reg, err := pipeline.Load(path, pipeline.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath})
 	if s == nil || reg == nil {
 		return nil, err
 	}
@@ -61,24 +39,19 @@ func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	loaded := script.AsDiagnostics(err)
 	loader := &engine.Loader{Registry: reg, Services: defs}
 	g, diags := loader.Build(s)
-	if all := mergeDiagnostics(loaded, diags); len(all) > 0 {
+	if all := script.Merge(loaded, diags); len(all) > 0 {
 		return nil, all
 	}
 	return g, nil
 }
 
-// mergeDiagnostics joins two lists, dropping repeats, sorted by position.
-func mergeDiagnostics(a, b script.Diagnostics) script.Diagnostics {
-	seen := map[string]bool{}
-	var out script.Diagnostics
-	for _, d := range append(append(script.Diagnostics{}, a...), b...) {
-		if key := d.Error(); !seen[key] {
-			seen[key] = true
-			out = append(out, d)
-		}
+// serviceNames returns the names of the services defs define.
+func serviceNames(defs []service.Definition) []string {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
 	}
-	out.Sort()
-	return out
+	return names
 }
 
 // configError turns a load or check error into exit code 1 with every

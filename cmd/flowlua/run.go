@@ -18,6 +18,7 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
+	"github.com/flowlua/flowlua/luabind/pipeline"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
 )
@@ -103,6 +104,7 @@ func (r *runCmd) Run(e *env) error {
 		defs[i] = s.Definition()
 	}
 	reg := component.DefaultRegistry
+	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:     logger,
 		Registry:   reg,
@@ -110,7 +112,7 @@ func (r *runCmd) Run(e *env) error {
 		DataPath:   r.StoragePath,
 		Registerer: metrics,
 		Load: func() (*script.Script, *component.Registry, error) {
-			return loadScript(r.Path, reg, defs, r.PluginsPath)
+			return pipeline.Load(r.Path, loadOpts)
 		},
 	})
 

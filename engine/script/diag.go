@@ -74,3 +74,20 @@ func AsDiagnostics(err error) Diagnostics {
 	}
 	return Diagnostics{{Message: err.Error()}}
 }
+
+// Merge joins lists of diagnostics into one, dropping repeats (the same
+// text), sorted by position. It modifies none of the lists.
+func Merge(lists ...Diagnostics) Diagnostics {
+	seen := map[string]bool{}
+	var out Diagnostics
+	for _, ds := range lists {
+		for _, d := range ds {
+			if key := d.Error(); !seen[key] {
+				seen[key] = true
+				out = append(out, d)
+			}
+		}
+	}
+	out.Sort()
+	return out
+}

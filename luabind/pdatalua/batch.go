@@ -8,8 +8,8 @@ import (
 // helpers and the signal's own.
 var batchMethods = map[string]lua.LGFunction{
 	"signal": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
-		L.Push(lua.LString([...]string{sigTraces: "traces", sigMetrics: "metrics", sigLogs: "logs"}[b.sig]))
+		b := checkBatch(L, anySignal)
+		L.Push(lua.LString(b.sig.String()))
 		return 1
 	},
 	// methods(name) returns the methods of a bound type ("batch",
@@ -17,20 +17,20 @@ var batchMethods = map[string]lua.LGFunction{
 	// so that a script can keep them in locals: a call through a local skips
 	// the method lookup. The table is a copy, made once per state.
 	"methods": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		L.Push(b.bd.methodTable(L, b.sig, L.CheckString(2)))
 		return 1
 	},
 	"read_only": func(L *lua.LState) int {
-		L.Push(lua.LBool(checkBatch(L, 0).readOnly))
+		L.Push(lua.LBool(checkBatch(L, anySignal).readOnly))
 		return 1
 	},
 	"resource_count": func(L *lua.LState) int {
-		L.Push(lua.LNumber(checkBatch(L, 0).resourceCount()))
+		L.Push(lua.LNumber(checkBatch(L, anySignal).resourceCount()))
 		return 1
 	},
 	"resource": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		ri, ok := checkIndex(L, 2, b.resourceCount())
 		if !ok {
 			L.Push(lua.LNil)
@@ -40,7 +40,7 @@ var batchMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"resources": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		_, ud := b.newResource(-1)
 		return iterate(L, b.bd.resourcesNext, ud)
 	},
@@ -48,7 +48,7 @@ var batchMethods = map[string]lua.LGFunction{
 	// resource that holds nothing (and, for metrics, every metric without
 	// points), not only those the drops emptied.
 	"remove_empty": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		b.writable(L)
 		b.removeEmpty = true
 		return 0

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 )
@@ -19,11 +21,11 @@ type visit func(attrs pcommon.Map, k markKey, i int)
 // walk calls fn for every item of the batch that w selects.
 func (b *Batch) walk(L *lua.LState, w *where, fn visit) {
 	switch b.sig {
-	case sigTraces:
+	case telemetry.Traces:
 		b.walkTraces(L, w, fn)
-	case sigMetrics:
+	case telemetry.Metrics:
 		b.walkMetrics(L, w, fn)
-	case sigLogs:
+	case telemetry.Logs:
 		b.walkLogs(L, w, fn)
 	}
 }
@@ -120,7 +122,7 @@ func hashValue(v pcommon.Value) {
 var bulkMethods = map[string]lua.LGFunction{
 	// set_attr(key, value [, where]) sets the attribute on every item.
 	"set_attr": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		b.writable(L)
 		key := checkKey(L, 2)
 		v := checkScalar(L, 3)
@@ -134,7 +136,7 @@ var bulkMethods = map[string]lua.LGFunction{
 	// del_attr(key [, where]) removes the attribute from every item;
 	// del_attr(nil, {key_pattern = ...}) removes every matching key.
 	"del_attr": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		b.writable(L)
 		w := parseWhere(L, 3, b)
 		key := keySel(L, 2, w)
@@ -143,7 +145,7 @@ var bulkMethods = map[string]lua.LGFunction{
 	},
 	// hash_attr(key [, where]) replaces the value with its hex SHA-256.
 	"hash_attr": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		b.writable(L)
 		w := parseWhere(L, 3, b)
 		key := keySel(L, 2, w)
@@ -153,7 +155,7 @@ var bulkMethods = map[string]lua.LGFunction{
 	// mask_attr(key, mask [, where]) replaces the value, where the attribute
 	// exists, with the string mask.
 	"mask_attr": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		b.writable(L)
 		w := parseWhere(L, 4, b)
 		key := keySel(L, 2, w)
@@ -167,7 +169,7 @@ var bulkMethods = map[string]lua.LGFunction{
 	"edit_attrs": editAttrs,
 	// drop(where) marks every item where selects for removal.
 	"drop": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		b.writable(L)
 		L.CheckTable(2)
 		w := parseWhere(L, 2, b)
@@ -181,7 +183,7 @@ var bulkMethods = map[string]lua.LGFunction{
 	},
 	// count([where]) is the number of items where selects.
 	"count": func(L *lua.LState) int {
-		b := checkBatch(L, 0)
+		b := checkBatch(L, anySignal)
 		w := parseWhere(L, 2, b)
 		n := 0
 		b.walk(L, w, func(pcommon.Map, markKey, int) { n++ })

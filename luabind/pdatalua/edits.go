@@ -145,7 +145,7 @@ func (p *wp) edit(path string, t *lua.LTable) attrEdit {
 // editAttrs is edit_attrs(edits [, where]): it returns, for each edit in
 // order, the number of items it changed.
 func editAttrs(L *lua.LState) int {
-	b := checkBatch(L, 0)
+	b := checkBatch(L, anySignal)
 	b.writable(L)
 	edits := parseEdits(L, 2, b)
 	w := parseWhere(L, 3, b)

@@ -2,6 +2,8 @@ package pdatalua
 
 import (
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
 // handle is what every bound value below the batch carries: its batch and
@@ -72,24 +74,24 @@ func checkIter[H liveHandle](L *lua.LState, what string) H {
 
 // checkBatch returns the live batch that is argument 1 (self), of the given
 // signal, or raises an error.
-func checkBatch(L *lua.LState, sig signal) *Batch {
+func checkBatch(L *lua.LState, sig telemetry.Signal) *Batch {
 	if ud, ok := L.Get(1).(*lua.LUserData); ok {
 		if b, ok := ud.Value.(*Batch); ok {
 			if ud != b.ud || !b.live {
 				L.RaiseError("%s", errUsedAfter)
 			}
-			if sig == 0 || b.sig == sig {
+			if sig == anySignal || b.sig == sig {
 				return b
 			}
 		}
 	}
 	what := "batch"
 	switch sig {
-	case sigTraces:
+	case telemetry.Traces:
 		what = "traces batch"
-	case sigMetrics:
+	case telemetry.Metrics:
 		what = "metrics batch"
-	case sigLogs:
+	case telemetry.Logs:
 		what = "logs batch"
 	}
 	badSelf(L, what)

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
@@ -34,13 +36,8 @@ const (
 // registryKey is the key of the per-state bindings in the Lua registry.
 const registryKey = "flowlua.pdatalua"
 
-type signal uint8
-
-const (
-	sigTraces signal = iota + 1
-	sigMetrics
-	sigLogs
-)
+// anySignal stands for a batch of any signal where a check takes one.
+const anySignal = telemetry.NumSignals
 
 // bindings is what Open creates once per state: the metatable of every bound
 // type, the shared iterator functions and the regexp cache.
@@ -95,13 +92,13 @@ func open(L *lua.LState) *bindings {
 
 // methodTable returns a copy of the methods of the bound type name, for a
 // batch of sig, or raises an error.
-func (bd *bindings) methodTable(L *lua.LState, sig signal, name string) *lua.LTable {
+func (bd *bindings) methodTable(L *lua.LState, sig telemetry.Signal, name string) *lua.LTable {
 	var mt *lua.LTable
 	switch name {
 	case "batch":
-		mt = [...]*lua.LTable{sigTraces: bd.tracesBatch, sigMetrics: bd.metricsBatch, sigLogs: bd.logsBatch}[sig]
+		mt = [...]*lua.LTable{telemetry.Traces: bd.tracesBatch, telemetry.Metrics: bd.metricsBatch, telemetry.Logs: bd.logsBatch}[sig]
 	case "scope":
-		mt = [...]*lua.LTable{sigTraces: bd.traceScope, sigMetrics: bd.metricScope, sigLogs: bd.logScope}[sig]
+		mt = [...]*lua.LTable{telemetry.Traces: bd.traceScope, telemetry.Metrics: bd.metricScope, telemetry.Logs: bd.logScope}[sig]
 	case "resource":
 		mt = bd.resource
 	case "span":
@@ -173,7 +170,7 @@ func newClass(L *lua.LState, name string, methods ...map[string]lua.LGFunction) 
 type Batch struct {
 	bd *bindings
 
-	sig     signal
+	sig     telemetry.Signal
 	traces  ptrace.Traces
 	metrics pmetric.Metrics
 	logs    plog.Logs
@@ -219,7 +216,7 @@ func NewLogs(L *lua.LState, ld plog.Logs) *Batch {
 // invalidates the batch b wrapped before if it is still live.
 func (b *Batch) ResetTraces(td ptrace.Traces) {
 	b.Invalidate()
-	b.sig, b.traces = sigTraces, td
+	b.sig, b.traces = telemetry.Traces, td
 	b.begin(td.IsReadOnly(), b.bd.tracesBatch)
 }
 
@@ -227,7 +224,7 @@ func (b *Batch) ResetTraces(td ptrace.Traces) {
 // invalidates the batch b wrapped before if it is still live.
 func (b *Batch) ResetMetrics(md pmetric.Metrics) {
 	b.Invalidate()
-	b.sig, b.metrics = sigMetrics, md
+	b.sig, b.metrics = telemetry.Metrics, md
 	b.begin(md.IsReadOnly(), b.bd.metricsBatch)
 }
 
@@ -235,7 +232,7 @@ func (b *Batch) ResetMetrics(md pmetric.Metrics) {
 // invalidates the batch b wrapped before if it is still live.
 func (b *Batch) ResetLogs(ld plog.Logs) {
 	b.Invalidate()
-	b.sig, b.logs = sigLogs, ld
+	b.sig, b.logs = telemetry.Logs, ld
 	b.begin(ld.IsReadOnly(), b.bd.logsBatch)
 }
 
@@ -287,11 +284,11 @@ func (b *Batch) flush() {
 		return
 	}
 	switch b.sig {
-	case sigTraces:
+	case telemetry.Traces:
 		b.applyTraceDrops()
-	case sigMetrics:
+	case telemetry.Metrics:
 		b.applyMetricDrops()
-	case sigLogs:
+	case telemetry.Logs:
 		b.applyLogDrops()
 	}
 	b.drops.reset()
@@ -305,7 +302,7 @@ func (b *Batch) flush() {
 // first, so the caller sees the batch as the script left it; handles the
 // script holds die (it must iterate again to use the batch further).
 func UnwrapTraces(v lua.LValue) (ptrace.Traces, bool) {
-	b, ok := unwrap(v, sigTraces)
+	b, ok := unwrap(v, telemetry.Traces)
 	if !ok {
 		return ptrace.Traces{}, false
 	}
@@ -314,7 +311,7 @@ func UnwrapTraces(v lua.LValue) (ptrace.Traces, bool) {
 
 // UnwrapMetrics is UnwrapTraces for metrics.
 func UnwrapMetrics(v lua.LValue) (pmetric.Metrics, bool) {
-	b, ok := unwrap(v, sigMetrics)
+	b, ok := unwrap(v, telemetry.Metrics)
 	if !ok {
 		return pmetric.Metrics{}, false
 	}
@@ -323,14 +320,14 @@ func UnwrapMetrics(v lua.LValue) (pmetric.Metrics, bool) {
 
 // UnwrapLogs is UnwrapTraces for logs.
 func UnwrapLogs(v lua.LValue) (plog.Logs, bool) {
-	b, ok := unwrap(v, sigLogs)
+	b, ok := unwrap(v, telemetry.Logs)
 	if !ok {
 		return plog.Logs{}, false
 	}
 	return b.logs, true
 }
 
-func unwrap(v lua.LValue, sig signal) (*Batch, bool) {
+func unwrap(v lua.LValue, sig telemetry.Signal) (*Batch, bool) {
 	ud, ok := v.(*lua.LUserData)
 	if !ok {
 		return nil, false

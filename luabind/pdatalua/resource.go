@@ -3,6 +3,8 @@ package pdatalua
 import (
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
 // resourceHandle is a resource of the batch: its attributes and its scopes.
@@ -16,9 +18,9 @@ type resourceHandle struct {
 
 func (b *Batch) resourceCount() int {
 	switch b.sig {
-	case sigTraces:
+	case telemetry.Traces:
 		return b.traces.ResourceSpans().Len()
-	case sigMetrics:
+	case telemetry.Metrics:
 		return b.metrics.ResourceMetrics().Len()
 	default:
 		return b.logs.ResourceLogs().Len()
@@ -27,9 +29,9 @@ func (b *Batch) resourceCount() int {
 
 func (b *Batch) resourceAt(ri int) pcommon.Resource {
 	switch b.sig {
-	case sigTraces:
+	case telemetry.Traces:
 		return b.traces.ResourceSpans().At(ri).Resource()
-	case sigMetrics:
+	case telemetry.Metrics:
 		return b.metrics.ResourceMetrics().At(ri).Resource()
 	default:
 		return b.logs.ResourceLogs().At(ri).Resource()

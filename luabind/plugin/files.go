@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/flowlua/flowlua/engine/script"
 )
 
 // Bounds of a plugin directory.
@@ -44,17 +42,17 @@ func (f *files) display(rel string) string {
 	return path.Join(f.dir, rel)
 }
 
-// addTo records the files on disk in s, and those looked for and not
+// addTo records the files on disk in l, and those looked for and not
 // found, for the watcher. f may be nil.
-func (f *files) addTo(s *script.Script) {
+func (f *files) addTo(l *Loaded) {
 	if f == nil || !f.onDisk {
 		return
 	}
 	for _, rel := range slices.Sorted(maps.Keys(f.src)) {
-		s.AddFile(f.display(rel), f.src[rel])
+		l.addFile(f.display(rel), f.src[rel])
 	}
 	for _, rel := range f.missing {
-		s.AddMissing(f.display(rel))
+		l.addMissing(f.display(rel))
 	}
 }
 

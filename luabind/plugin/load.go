@@ -12,6 +12,7 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/luacomponent"
 )
 
 // Options configure Load.
@@ -29,39 +30,68 @@ type declaration struct {
 	Grants  []string `lua:"grants" doc:"what the plugin's components may use beyond the sandbox: os.time, os.date, os.clock, os.difftime, os.getenv, io.open"`
 }
 
-// Load loads the plugins s declares and returns a clone of base with
+// Loaded is what Load found.
+type Loaded struct {
+	// Registry is the registry to check the script against: base plus
+	// the plugins' components; nil when a plugin failed to load.
+	Registry *component.Registry
+	// Files are the plugins' files on disk, in the order they were read,
+	// so that they are watched like the script.
+	Files []string
+	// Digests holds what each of Files held when it was read, and
+	// script.Absent for the files looked for and not found (the manifest
+	// in each directory tried, a component's file), so that a reload
+	// that failed for them is retried when they appear.
+	Digests map[string]script.Digest
+}
+
+func (l *Loaded) addFile(path string, content []byte) {
+	l.Files = append(l.Files, path)
+	l.addDigest(path, script.DigestOf(content))
+}
+
+func (l *Loaded) addMissing(path string) { l.addDigest(path, script.Absent) }
+
+func (l *Loaded) addDigest(path string, d script.Digest) {
+	if l.Digests == nil {
+		l.Digests = map[string]script.Digest{}
+	}
+	l.Digests[path] = d
+}
+
+// Load loads the plugins s declares. It returns a clone of base with
 // their components added under the declared namespaces (base itself
-// when s declares none). The plugins' files are appended to s.Files, so
-// that they are watched like the script; the files looked for and not
-// found (the manifest of a missing directory, a component's file) are
-// recorded as absent, so that creating them reloads. Every problem is returned as a
+// when s declares none), and the files it read or looked for. It
+// modifies neither s nor base. Every problem is returned as a
 // script.Diagnostic: at the declaration (a missing directory, a version
 // mismatch, a missing grant) or in the plugin's files (a malformed
-// manifest or component).
-func Load(s *script.Script, base *component.Registry, opts Options) (*component.Registry, error) {
+// manifest or component); the files are returned then too.
+func Load(s *script.Script, base *component.Registry, opts Options) (Loaded, error) {
 	if len(s.Plugins) == 0 {
-		return base, nil
+		return Loaded{Registry: base}, nil
 	}
+	var l Loaded
 	reg := base.Clone()
 	var ds script.Diagnostics
 	for _, decl := range s.Plugins {
-		files, err := loadDeclared(s, decl, reg, opts)
-		files.addTo(s)
+		files, err := loadDeclared(s.Path, decl, reg, &l, opts)
+		files.addTo(&l)
 		if err != nil {
 			ds = append(ds, script.AsDiagnostics(err)...)
-			continue
 		}
 	}
 	if len(ds) > 0 {
 		ds.Sort()
-		return nil, ds
+		return l, ds
 	}
-	return reg, nil
+	l.Registry = reg
+	return l, nil
 }
 
-// loadDeclared loads one declared plugin into reg and returns its files
-// (nil when the directory could not be read).
-func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry, opts Options) (*files, error) {
+// loadDeclared loads one declared plugin of the script at scriptPath into
+// reg and returns its files (nil when the directory could not be read);
+// the files it looked for and did not find go to l.
+func loadDeclared(scriptPath string, decl script.Plugin, reg *component.Registry, l *Loaded, opts Options) (*files, error) {
 	ns := decl.Namespace
 	at := func(format string, args ...any) error {
 		return script.Diagnostics{script.Errorf(decl.Pos, "plugin %q: "+format, append([]any{ns}, args...)...)}
@@ -84,23 +114,23 @@ func loadDeclared(s *script.Script, decl script.Plugin, reg *component.Registry,
 	if taken := namespaceTaken(reg, ns); taken != "" {
 		return nil, at("the namespace clashes with the component %s: choose another one", taken)
 	}
-	if err := checkGrants(d.Grants); err != nil {
+	if err := luacomponent.CheckGrants(d.Grants); err != nil {
 		return nil, at("grants: %v", err)
 	}
 	if d.Path == "" {
 		d.Path = ns
 	}
-	dir, tried, err := findDir(filepath.Dir(s.Path), d.Path, opts.SearchPaths)
+	dir, tried, err := findDir(filepath.Dir(scriptPath), d.Path, opts.SearchPaths)
 	if err != nil {
 		for _, t := range tried {
-			s.AddMissing(filepath.Join(t, manifestLua))
+			l.addMissing(filepath.Join(t, manifestLua))
 		}
 		return nil, at("%v", err)
 	}
 	f, err := readDirFiles(dir)
 	switch {
 	case errors.Is(err, errNoManifest):
-		s.AddMissing(filepath.Join(dir, manifestLua))
+		l.addMissing(filepath.Join(dir, manifestLua))
 		return nil, at("%s is not a plugin directory: it has no %s", dir, manifestLua)
 	case err != nil:
 		return nil, at("reading %s: %v", dir, err)

@@ -3,6 +3,7 @@ package plugin
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -43,10 +44,12 @@ func TestLoadDeclarations(t *testing.T) {
 		},
 	}
 	base := component.NewRegistry()
-	reg, err := Load(s, base, Options{})
+	before := *s
+	l, err := Load(s, base, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	reg := l.Registry
 	if got := strings.Join(reg.Names(), ","); got != "acme.tag,acme_v2.count,acme_v2.tag" {
 		t.Errorf("components %s", got)
 	}
@@ -65,21 +68,28 @@ func TestLoadDeclarations(t *testing.T) {
 		filepath.Join(dir, "plugins/acme/lib/util.lua"), filepath.Join(dir, "plugins/acme/plugin.lua"), filepath.Join(dir, "plugins/acme/tag.lua"),
 		filepath.Join(dir, "plugins/acme-2/count.lua"), filepath.Join(dir, "plugins/acme-2/plugin.lua"), filepath.Join(dir, "plugins/acme-2/tag.lua"),
 	}
-	if !slices.Equal(s.Files, want) {
-		t.Errorf("files\n%v\nwant\n%v", s.Files, want)
+	if !slices.Equal(l.Files, want) {
+		t.Errorf("files\n%v\nwant\n%v", l.Files, want)
+	}
+	for _, f := range want {
+		if _, ok := l.Digests[f]; !ok {
+			t.Errorf("no digest of %s", f)
+		}
+	}
+	if s.Files != nil || s.Digests != nil || !reflect.DeepEqual(*s, before) {
+		t.Error("Load changed the script")
 	}
 
 	// Editing a file changes the fingerprint of the plugin's components.
 	if err := os.WriteFile(filepath.Join(dir, "plugins/acme/lib/util.lua"), []byte("return { id = function(x) return nil end }"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.Files = nil
-	reg2, err := Load(s, base, Options{})
+	l2, err := Load(s, base, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r3, _ := reg2.Get("acme.tag")
-	r4, _ := reg2.Get("acme_v2.tag")
+	r3, _ := l2.Registry.Get("acme.tag")
+	r4, _ := l2.Registry.Get("acme_v2.tag")
 	if r3.Fingerprint == r1.Fingerprint || r4.Fingerprint != r2.Fingerprint {
 		t.Error("only the edited plugin's fingerprint should change")
 	}
@@ -97,11 +107,11 @@ func TestLoadSearchPaths(t *testing.T) {
 			{Namespace: "b", Pos: script.Pos{File: "main.lua", Line: 2}, Args: map[string]any{"path": "other"}},
 		},
 	}
-	reg, err := Load(s, component.NewRegistry(), Options{SearchPaths: []string{extra}})
+	l, err := Load(s, component.NewRegistry(), Options{SearchPaths: []string{extra}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(reg.Names(), ","); got != "a.tag,b.count,b.tag" {
+	if got := strings.Join(l.Registry.Names(), ","); got != "a.tag,b.count,b.tag" {
 		t.Errorf("components %s", got)
 	}
 }
@@ -155,12 +165,15 @@ func TestLoadErrors(t *testing.T) {
 			// flowlua runs there.
 			t.Chdir(dir)
 			s := &script.Script{Path: "main.lua", Plugins: []script.Plugin{{Namespace: tt.ns, Pos: script.Pos{File: "main.lua", Line: 3}, Args: tt.args}}}
-			_, err := Load(s, base, Options{})
+			l, err := Load(s, base, Options{})
+			if l.Registry != nil {
+				t.Error("a failed load returned a registry")
+			}
 			if got := diagnostics(err); !strings.Contains(got, tt.want) {
 				t.Fatalf("got %q\nwant it to contain %q", got, tt.want)
 			}
 			var absent []string
-			for f, d := range s.Digests {
+			for f, d := range l.Digests {
 				if d == script.Absent {
 					absent = append(absent, f)
 				}

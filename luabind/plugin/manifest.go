@@ -11,6 +11,8 @@ import (
 
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/luacomponent"
+	"github.com/flowlua/flowlua/luabind/schema"
 )
 
 // Manifest is what a plugin's plugin.lua returns:
@@ -44,28 +46,28 @@ const manifestTimeout = time.Second
 // mistakes are Diagnostics at their lines of the manifest.
 func readManifest(f *files) (*Manifest, error) {
 	file := f.display(manifestLua)
-	ch, err := compile(file, f.src[manifestLua])
+	ch, err := luacomponent.Compile(file, f.src[manifestLua])
 	if err != nil {
 		return nil, err
 	}
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: callStackSize})
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: luacomponent.CallStackSize})
 	defer L.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), manifestTimeout)
 	defer cancel()
 	L.SetContext(ctx)
-	L.Push(L.NewFunctionFromProto(ch.proto))
+	L.Push(L.NewFunctionFromProto(ch.Proto()))
 	if err := L.PCall(0, 1, nil); err != nil {
-		msg := luaErrorMessage(err)
+		msg := luacomponent.ErrorMessage(err)
 		if ctx.Err() != nil {
 			msg = fmt.Sprintf("did not finish within %s", manifestTimeout)
 		}
-		return nil, script.Diagnostics{positioned(ch, msg)}
+		return nil, script.Diagnostics{ch.At(msg)}
 	}
 	ret := L.Get(-1)
 	if _, ok := ret.(*lua.LTable); !ok {
 		return nil, script.Errorf(script.Pos{File: file, Line: 1}, "the manifest must return a table { name = ..., version = ..., components = { ... } }, got %s", ret.Type())
 	}
-	v, err := luaToScript(ret, 0)
+	v, err := schema.FromLua(ret)
 	if err != nil {
 		return nil, script.Errorf(script.Pos{File: file, Line: 1}, "%v", err)
 	}
@@ -85,26 +87,26 @@ func readManifest(f *files) (*Manifest, error) {
 		}
 	}
 	if !failed["name"] && !nameRE.MatchString(m.Name) {
-		ds = append(ds, script.Errorf(ch.pos("name"), "name: invalid plugin name %q: use lowercase letters, digits and _", m.Name))
+		ds = append(ds, script.Errorf(ch.Pos("name"), "name: invalid plugin name %q: use lowercase letters, digits and _", m.Name))
 	}
 	if !failed["version"] && !versionRE.MatchString(m.Version) {
-		ds = append(ds, script.Errorf(ch.pos("version"), "version: invalid version %q", m.Version))
+		ds = append(ds, script.Errorf(ch.Pos("version"), "version: invalid version %q", m.Version))
 	}
-	if err := checkGrants(m.Grants); err != nil {
-		ds = append(ds, script.Errorf(ch.pos("grants"), "grants: %v", err))
+	if err := luacomponent.CheckGrants(m.Grants); err != nil {
+		ds = append(ds, script.Errorf(ch.Pos("grants"), "grants: %v", err))
 	}
 	for i, c := range m.Components {
 		p := decode.JoinPath("components", i)
 		switch {
 		case !nameRE.MatchString(c):
-			ds = append(ds, script.Errorf(ch.pos("components"), "%s: invalid component name %q: use lowercase letters, digits and _", p, c))
+			ds = append(ds, script.Errorf(ch.Pos("components"), "%s: invalid component name %q: use lowercase letters, digits and _", p, c))
 		case f.src[c+".lua"] == nil:
 			f.missing = append(f.missing, c+".lua")
-			ds = append(ds, script.Errorf(ch.pos("components"), "%s: no file %s for component %q", p, f.display(c+".lua"), c))
+			ds = append(ds, script.Errorf(ch.Pos("components"), "%s: no file %s for component %q", p, f.display(c+".lua"), c))
 		}
 	}
 	if len(m.Components) == 0 && !failed["components"] {
-		ds = append(ds, script.Errorf(ch.pos("components"), "components: a plugin provides at least one component"))
+		ds = append(ds, script.Errorf(ch.Pos("components"), "components: a plugin provides at least one component"))
 	}
 	if len(ds) > 0 {
 		return nil, ds
@@ -114,14 +116,14 @@ func readManifest(f *files) (*Manifest, error) {
 
 // decodeDiagnostics places the errors of decoding the table a chunk
 // returned (under prefix) at their lines.
-func decodeDiagnostics(ch *chunk, prefix string, err error) script.Diagnostics {
+func decodeDiagnostics(ch *luacomponent.Chunk, prefix string, err error) script.Diagnostics {
 	var ds script.Diagnostics
 	errs, ok := err.(decode.Errors)
 	if !ok {
-		return script.Diagnostics{script.Errorf(script.Pos{File: ch.file, Line: 1}, "%v", err)}
+		return script.Diagnostics{script.Errorf(script.Pos{File: ch.File(), Line: 1}, "%v", err)}
 	}
 	for _, e := range errs {
-		ds = append(ds, script.Errorf(ch.pos(joinPrefix(prefix, e.Where())), "%s", e.Error()))
+		ds = append(ds, script.Errorf(ch.Pos(joinPrefix(prefix, e.Where())), "%s", e.Error()))
 	}
 	return ds
 }

@@ -1,0 +1,143 @@
+package luacomponent
+
+import (
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/luabind/schema"
+)
+
+// The arguments every Lua component gets besides its own, and those of
+// data components. Their names are reserved.
+const (
+	argTimeout     = "timeout"
+	argOnError     = "on_error"
+	argConcurrency = "concurrency"
+	argOutput      = "output"
+
+	// DefaultTimeout bounds one call into a component's Lua code unless
+	// its `timeout` argument says otherwise.
+	DefaultTimeout = time.Second
+	// MaxConcurrency bounds the `concurrency` argument: the number of Lua
+	// states of one component.
+	MaxConcurrency = 64
+)
+
+// hostFields returns the arguments the host adds to a component's own.
+func hostFields(data, output bool) []*schema.Field {
+	fs := []*schema.Field{{
+		Name: argTimeout, Type: &schema.Type{Kind: schema.KindDuration}, Default: DefaultTimeout.String(),
+		Doc: "time limit of one call into the component's Lua code",
+	}}
+	if data {
+		fs = append(fs,
+			&schema.Field{
+				Name: argOnError, Type: &schema.Type{Kind: schema.KindString}, Default: "pass", Enum: []string{"pass", "drop"},
+				Doc: "what happens to a batch when the Lua code fails: passed on as it is, or dropped",
+			},
+			&schema.Field{
+				Name: argConcurrency, Type: &schema.Type{Kind: schema.KindInteger}, Default: float64(1), Min: ptr(1), Max: ptr(MaxConcurrency),
+				Doc: "Lua states processing batches in parallel (each has its own globals)",
+			})
+	}
+	if data && output {
+		fs = append(fs, &schema.Field{
+			Name: argOutput, Type: &schema.Type{Kind: schema.KindOutput},
+			Doc: "where batches are sent (emit, or returned by on_traces, on_metrics, on_logs)",
+		})
+	}
+	return fs
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// componentSchema is the component.Schema of a Lua component: its
+// arguments and exports decode into struct types built from its
+// declarations (package luabind/schema), so that they are checked with
+// the rules and messages of package engine/decode.
+type componentSchema struct {
+	args        *schema.Type // an object
+	exports     *schema.Type // an object; data components have "input"
+	argIndex    map[string]int
+	exportIndex map[string]int
+	data        bool
+}
+
+var _ component.Schema = (*componentSchema)(nil)
+
+// newComponentSchema builds the schema of a component from its declared
+// fields (already checked against the reserved names).
+func newComponentSchema(args, exports []*schema.Field, data, output bool) *componentSchema {
+	s := &componentSchema{args: schema.ObjectOf(append(slices.Clone(args), hostFields(data, output)...)), data: data, argIndex: map[string]int{}}
+	for i, f := range s.args.Fields {
+		s.argIndex[f.Name] = i
+	}
+	exp := slices.Clone(exports)
+	if data {
+		exp = append(exp, &schema.Field{Name: "input", Type: &schema.Type{Kind: schema.KindConsumer}, Doc: "where other components send data to this one"})
+	}
+	s.exports = schema.ObjectOf(exp)
+	s.exportIndex = map[string]int{}
+	for i, f := range s.exports.Fields {
+		s.exportIndex[f.Name] = i
+	}
+	return s
+}
+
+// DecodeArgs applies the declared defaults to v, an evaluated script
+// value, and decodes it into the arguments struct.
+func (s *componentSchema) DecodeArgs(v any) (component.Arguments, error) {
+	m, ok := v.(map[string]any)
+	if !ok && v != nil {
+		// Let decode report the wrong type.
+		target := reflect.New(s.args.GoType())
+		return nil, decode.Decode(v, target.Interface())
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	target := reflect.New(s.args.GoType())
+	if err := decode.Decode(schema.WithDefaults(m, s.args.Fields), target.Interface()); err != nil {
+		return nil, err
+	}
+	args := target.Elem()
+	if !decode.ContainsPlaceholder(m) {
+		if err := schema.CheckBounds(args, s.args.Fields, ""); err != nil {
+			return nil, err
+		}
+	}
+	if i, ok := s.argIndex[argTimeout]; ok && args.Field(i).Int() <= 0 {
+		return nil, decode.Errors{decode.Errorf(argTimeout, "must be positive, got %s", time.Duration(args.Field(i).Int()))}
+	}
+	return args.Interface(), nil
+}
+
+// ExportTypes returns the Go type of each export.
+func (s *componentSchema) ExportTypes() map[string]reflect.Type {
+	return decode.ExportTypes(s.exports.GoType())
+}
+
+// Describe documents the arguments and exports as for Go components,
+// with the declared defaults.
+func (s *componentSchema) Describe() (args, exports []decode.Field) {
+	defaults := schema.Defaults(s.args.Fields)
+	args = decode.Describe(s.args.GoType())
+	for i := range args {
+		if d, ok := defaults[args[i].Path]; ok {
+			args[i].Default = d
+		}
+	}
+	return args, decode.Describe(s.exports.GoType())
+}
+
+// hostArg returns the value of a host argument of decoded arguments.
+func (s *componentSchema) hostArg(args reflect.Value, name string) (reflect.Value, bool) {
+	i, ok := s.argIndex[name]
+	if !ok {
+		return reflect.Value{}, false
+	}
+	return args.Field(i), true
+}
