@@ -19,12 +19,20 @@ import (
 // registered component.
 type ComponentKind struct {
 	Registration component.Registration
+	// Chain names the component through the module instances it was
+	// declared in (script.Block.Chain); empty means its id.
+	Chain string
 }
 
 var _ NodeKind = (*ComponentKind)(nil)
 
-// Title returns the id: components are named by their ids.
-func (k *ComponentKind) Title(id string) string { return id }
+// Title returns the component's chain, its id at the top level.
+func (k *ComponentKind) Title(id string) string {
+	if k.Chain != "" {
+		return k.Chain
+	}
+	return id
+}
 
 // Needs returns the services the component declared.
 func (k *ComponentKind) Needs() []string { return k.Registration.NeedsServices }

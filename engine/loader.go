@@ -88,25 +88,38 @@ func (b *builder) addBlocks() {
 				continue
 			}
 			n.Block = blk
+		case script.KindModule:
+			if !b.addNode(blk, id, first, &ModuleKind{Block: blk}) {
+				continue
+			}
 		default:
 			reg, ok := b.loader.Registry.Get(blk.Name)
 			if !ok {
 				b.errorf(blk.Pos, "unknown component %q%s", blk.Name, script.DidYouMean(blk.Name, b.loader.Registry.Names()))
 				continue
 			}
-			if prev := first[id]; prev != nil {
-				b.errorf(blk.Pos, "duplicate component %q: first declared at %s", id, prev.Pos)
+			if !b.addNode(blk, id, first, &ComponentKind{Registration: reg, Chain: blk.Chain()}) {
 				continue
 			}
-			if _, clash := b.services[id]; clash {
-				b.errorf(blk.Pos, "component id %q clashes with the service of that name", id)
-				continue
-			}
-			b.nodes[id] = &Node{ID: id, Block: blk, Kind: &ComponentKind{Registration: reg}}
-			b.dag.AddNode(id)
 		}
 		first[id] = blk
 	}
+}
+
+// addNode adds the node of a component or module instance block unless
+// its id is taken.
+func (b *builder) addNode(blk *script.Block, id string, first map[string]*script.Block, kind NodeKind) bool {
+	if prev := first[id]; prev != nil {
+		b.errorf(blk.Pos, "duplicate component %q: first declared at %s", id, prev.Pos)
+		return false
+	}
+	if _, clash := b.services[id]; clash {
+		b.errorf(blk.Pos, "component id %q clashes with the service of that name", id)
+		return false
+	}
+	b.nodes[id] = &Node{ID: id, Block: blk, Kind: kind}
+	b.dag.AddNode(id)
+	return true
 }
 
 func (b *builder) edge(from, to, label string) {
@@ -209,13 +222,17 @@ func nodeDiagnostics(n *Node, err error) script.Diagnostics {
 	if errors.As(err, &positioned) {
 		return positioned
 	}
+	name := n.ID
+	if n.Block != nil {
+		name = n.Block.Chain() // "gateway.eu → otelcol.processor.batch.default" in a module
+	}
 	var exprErr *ExprError
 	if errors.As(err, &exprErr) {
-		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", n.ID, exprErr.Err)}
+		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", name, exprErr.Err)}
 	}
 	var ds script.Diagnostics
 	add := func(e *decode.Error) {
-		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", n.ID, e.Error()))
+		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", name, e.Error()))
 	}
 	var many decode.Errors
 	var one *decode.Error
@@ -227,7 +244,7 @@ func nodeDiagnostics(n *Node, err error) script.Diagnostics {
 	case errors.As(err, &one):
 		add(one)
 	default:
-		ds = append(ds, script.Errorf(n.Pos(), "%s: %v", n.ID, err))
+		ds = append(ds, script.Errorf(n.Pos(), "%s: %v", name, err))
 	}
 	return ds
 }

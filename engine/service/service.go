@@ -76,6 +76,7 @@ type ConsumerKind string
 const (
 	ConsumerComponent ConsumerKind = "component"
 	ConsumerService   ConsumerKind = "service"
+	ConsumerModule    ConsumerKind = "module"
 )
 
 // Consumer is a node that uses a service.
