@@ -72,7 +72,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 	if k.hasOutput() {
 		a.out = telemetry.NewIndirect()
 		a.out.Set(telemetry.FanOut(d.output))
-		if usedSignals(d.output) == ([numSignals]bool{}) {
+		if usedSignals(d.output) == ([telemetry.NumSignals]bool{}) {
 			opts.Logger.Warn("no consumers in output: nothing will be sent on")
 		}
 	}

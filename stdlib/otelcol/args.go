@@ -146,8 +146,8 @@ func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
 			errs = append(errs, &decode.Error{Path: joinPath("output", e.Path), Message: e.Message})
 		}
 	}
-	for s := range numSignals {
-		if len(consumers(*out, s)) > 0 && !k.supports[s] {
+	for _, s := range telemetry.AllSignals {
+		if len(out.Consumers(s)) > 0 && !k.supports[s] {
 			errs = append(errs, decode.Errorf("output."+s.String(), "%s does not produce %s", k.name, s))
 		}
 	}

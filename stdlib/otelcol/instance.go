@@ -33,7 +33,7 @@ type instance struct {
 	metrics consumer.Metrics
 	logs    consumer.Logs
 	caps    consumer.Capabilities
-	reject  [numSignals]error
+	reject  [telemetry.NumSignals]error
 
 	redirect telemetry.Consumer
 	inflight atomic.Int64
@@ -60,7 +60,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		return inst, nil
 	}
 	used := usedSignals(d.output)
-	for sig := range numSignals {
+	for _, sig := range telemetry.AllSignals {
 		switch {
 		case !k.supports[sig]:
 			inst.reject[sig] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, sig, telemetry.ErrUnsupportedSignal)
@@ -83,11 +83,11 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			continue
 		}
 		switch sig {
-		case signalTraces:
+		case telemetry.Traces:
 			inst.traces = c.(consumer.Traces)
-		case signalMetrics:
+		case telemetry.Metrics:
 			inst.metrics = c.(consumer.Metrics)
-		case signalLogs:
+		case telemetry.Logs:
 			inst.logs = c.(consumer.Logs)
 		}
 		if c.(interface{ Capabilities() consumer.Capabilities }).Capabilities().MutatesData {
@@ -141,7 +141,7 @@ func (i *instance) Capabilities() consumer.Capabilities { return i.caps }
 // ConsumeTraces hands td to the traces component.
 func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if i.traces == nil {
-		return consumererror.NewPermanent(i.reject[signalTraces])
+		return consumererror.NewPermanent(i.reject[telemetry.Traces])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeTraces(ctx, td)
@@ -153,7 +153,7 @@ func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 // ConsumeMetrics hands md to the metrics component.
 func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 	if i.metrics == nil {
-		return consumererror.NewPermanent(i.reject[signalMetrics])
+		return consumererror.NewPermanent(i.reject[telemetry.Metrics])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeMetrics(ctx, md)
@@ -165,7 +165,7 @@ func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error
 // ConsumeLogs hands ld to the logs component.
 func (i *instance) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if i.logs == nil {
-		return consumererror.NewPermanent(i.reject[signalLogs])
+		return consumererror.NewPermanent(i.reject[telemetry.Logs])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeLogs(ctx, ld)
