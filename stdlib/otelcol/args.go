@@ -30,6 +30,8 @@ type Args struct {
 	values map[string]any
 	// partial is set when a placeholder stood for a value (check mode).
 	partial bool
+	// extensions are the extensions the config references.
+	extensions []*Extension
 }
 
 var _ decode.Unmarshaler = (*Args)(nil)
@@ -45,7 +47,7 @@ func (a *Args) UnmarshalScript(v any) error {
 	if err != nil {
 		return err
 	}
-	a.Output, a.Config, a.values, a.partial = d.output, d.config, d.values, d.partial
+	a.Output, a.Config, a.values, a.partial, a.extensions = d.output, d.config, d.values, d.partial, d.extensions
 	return nil
 }
 
@@ -72,10 +74,11 @@ func (a Args) MarshalJSON() ([]byte, error) {
 
 // decoded is the signal-independent content of an Args.
 type decoded struct {
-	output  telemetry.Output
-	config  component.Config
-	values  map[string]any
-	partial bool
+	output     telemetry.Output
+	config     component.Config
+	values     map[string]any
+	partial    bool
+	extensions []*Extension // referenced by the config, each once
 }
 
 // decodeArgs decodes a script table for kind k.
@@ -96,6 +99,7 @@ func decodeArgs(k *kind, v any) (decoded, error) {
 	p := plainer{}
 	d.values = p.table("", m, k.configType)
 	d.partial = p.partial
+	d.extensions = p.extensions
 	errs = append(errs, p.errs...)
 
 	d.config = k.factory.CreateDefaultConfig()

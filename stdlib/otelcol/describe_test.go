@@ -111,7 +111,7 @@ func TestRegistrations(t *testing.T) {
 				t.Errorf("%s exports %v", n, types)
 			}
 		case strings.HasPrefix(n, "otelcol.extension."):
-			if types["id"] != reflect.TypeFor[string]() {
+			if types["id"] != reflect.TypeFor[*Extension]() {
 				t.Errorf("%s exports %v, want id", n, types)
 			}
 		default:

@@ -35,6 +35,9 @@ type instance struct {
 	caps    consumer.Capabilities
 	reject  [telemetry.NumSignals]error
 
+	host *host      // serves the extensions the config referenced
+	ext  *Extension // an extension instance's handle
+
 	redirect telemetry.Consumer
 	inflight atomic.Int64
 	closed   atomic.Bool
@@ -48,7 +51,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst := &instance{redirect: a.input}
+	inst := &instance{redirect: a.input, host: &host{health: &a.health, extensions: d.extensions}}
 	k := a.k
 	s := a.settings
 	if k.class == classExtension {
@@ -57,6 +60,10 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			return nil, fmt.Errorf("creating %s: %w", a.id, err)
 		}
 		inst.comps = append(inst.comps, c)
+		inst.ext = a.ext
+		if a.ext == nil || a.ext.isReady() { // the published handle is taken
+			inst.ext = newExtension(a.id)
+		}
 		return inst, nil
 	}
 	used := usedSignals(d.output)
@@ -99,9 +106,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 
 // start starts the components; if one fails, all are shut down (the
 // collector's components must accept Shutdown without Start).
-func (i *instance) start(ctx context.Context, h component.Host) error {
+func (i *instance) start(ctx context.Context) error {
 	for _, c := range i.comps {
-		if err := c.Start(ctx, h); err != nil {
+		if err := c.Start(ctx, i.host); err != nil {
 			_ = i.shutdown(ctx)
 			return err
 		}

@@ -184,5 +184,5 @@ func register(typ string, cl class, f component.Factory, opts []Option, setup fu
 
 // ExtensionExports is what an otelcol.extension.* component exports.
 type ExtensionExports struct {
-	ID string `lua:"id" doc:"the extension's collector id, for the config keys that name an extension (sending_queue.storage, auth.authenticator)"`
+	ID *Extension `lua:"id" doc:"the extension, for the config keys that name one (sending_queue.storage, auth.authenticator): referencing it makes the extension a dependency"`
 }
