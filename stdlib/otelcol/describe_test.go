@@ -41,7 +41,7 @@ func TestDescribe(t *testing.T) {
 			{Path: "tls.insecure", Type: "boolean"},
 			{Path: "timeout", Type: "duration", Default: `"5s"`},
 			{Path: "compression", Type: "string", Default: `"gzip"`},
-			{Path: "sending_queue.storage", Type: "string"},
+			{Path: "sending_queue.storage", Type: "extension", Doc: "reference otelcol.extension.<type>.<label>.id"},
 			{Path: "sending_queue.num_consumers", Type: "integer", Default: "10"},
 			{Path: "retry_on_failure.enabled", Type: "boolean", Default: "true"},
 		},
