@@ -128,22 +128,23 @@ func version() string {
 	return "dev"
 }
 
-// config returns a fresh upstream config for d, with the data-directory
-// keys the script left unset pointing at the component's data path.
+// config returns the upstream config for d: the one decoding made (it is
+// not decoded again), with the data-directory keys the script left unset
+// pointing at the component's data path.
 func (a *adapter) config(d decoded) (component.Config, error) {
-	values := d.values
-	if unset := unsetDataDirs(a.k, values); len(unset) > 0 {
-		if a.opts.DataPath == "" {
-			return nil, fmt.Errorf("%s: no data path to keep %s in", a.opts.ID, strings.Join(unset, ", "))
-		}
-		if err := os.MkdirAll(a.opts.DataPath, 0o750); err != nil {
-			return nil, err
-		}
-		values = withDataDir(values, unset, a.opts.DataPath)
+	unset := unsetDataDirs(a.k, d.values)
+	if len(unset) == 0 {
+		return d.config, nil
 	}
-	cfg := a.k.factory.CreateDefaultConfig()
-	if err := confmap.NewFromStringMap(values).Unmarshal(cfg); err != nil {
-		return nil, unmarshalErrors(err, a.k.configType, values)
+	if a.opts.DataPath == "" {
+		return nil, fmt.Errorf("%s: no data path to keep %s in", a.opts.ID, strings.Join(unset, ", "))
+	}
+	if err := os.MkdirAll(a.opts.DataPath, 0o750); err != nil {
+		return nil, err
+	}
+	cfg, err := withDataDir(a.k, d.config, d.values, unset, a.opts.DataPath)
+	if err != nil {
+		return nil, err
 	}
 	if !d.partial {
 		if err := confmap.Validate(cfg); err != nil {

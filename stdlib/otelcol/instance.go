@@ -35,8 +35,9 @@ type instance struct {
 	caps    consumer.Capabilities
 	reject  [telemetry.NumSignals]error
 
-	host *host      // serves the extensions the config referenced
-	ext  *Extension // an extension instance's handle
+	cfg  component.Config // the config the components were created from
+	host *host            // serves the extensions the config referenced
+	ext  *Extension       // an extension instance's handle
 
 	redirect telemetry.Consumer
 	inflight atomic.Int64
@@ -51,7 +52,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst := &instance{redirect: a.input, host: &host{health: &a.health, extensions: d.extensions}}
+	inst := &instance{cfg: cfg, redirect: a.input, host: &host{health: &a.health, extensions: d.extensions}}
 	k := a.k
 	s := a.settings
 	if k.class == classExtension {
