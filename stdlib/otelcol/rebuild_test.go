@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine"
+	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -106,4 +107,84 @@ func countSeries(t *testing.T, reg *prometheus.Registry, id string) int {
 		}
 	}
 	return n
+}
+
+// TestExtensionReplaced: through the engine, an exporter references a
+// file_storage extension by its id. Updating the exporter alone keeps the
+// extension; new arguments for the extension start a new instance under a
+// new handle, and the exporter is updated onto it.
+func TestExtensionReplaced(t *testing.T) {
+	ctrl := engine.NewController(engine.ControllerOptions{DataPath: t.TempDir()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ctrl.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	pipeline := func(timeout, extTimeout string) *script.Script {
+		return &script.Script{Path: "main.lua", Blocks: []*script.Block{{
+			Kind: script.KindComponent, Name: "otelcol.exporter.otlp", Label: "out",
+			Pos: script.Pos{File: "main.lua", Line: 1},
+			Args: map[string]any{
+				"endpoint":      "127.0.0.1:1",
+				"timeout":       timeout,
+				"tls":           map[string]any{"insecure": true},
+				"sending_queue": map[string]any{"storage": &script.Ref{Component: "otelcol.extension.file_storage.q", Export: "id", Pos: script.Pos{File: "main.lua", Line: 4}}},
+			},
+		}, {
+			Kind: script.KindComponent, Name: "otelcol.extension.file_storage", Label: "q",
+			Pos:  script.Pos{File: "main.lua", Line: 6},
+			Args: map[string]any{"timeout": extTimeout},
+		}}}
+	}
+	adapterOf := func(id string) *adapter {
+		info, err := ctrl.GetComponent(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Component.(*adapter)
+	}
+	// served returns the extension the exporter's running instance is
+	// served, once it runs healthy on it.
+	served := func() *Extension {
+		t.Helper()
+		exp := adapterOf("otelcol.exporter.otlp.out")
+		var ext *Extension
+		eventually(t, func() bool {
+			exp.mu.Lock()
+			defer exp.mu.Unlock()
+			if exp.cur == nil || len(exp.cur.host.extensions) != 1 || exp.health.get().Health != flowcomp.HealthHealthy {
+				return false
+			}
+			ext = exp.cur.host.extensions[0]
+			return ext.component() != nil
+		}, "the exporter running on a started extension")
+		return ext
+	}
+
+	if err := ctrl.Apply(pipeline("5s", "1s")); err != nil {
+		t.Fatal(err)
+	}
+	first := served()
+	if first.String() != "file_storage/q" {
+		t.Errorf("extension id %s", first)
+	}
+
+	// The exporter alone changes: same extension.
+	if err := ctrl.Apply(pipeline("6s", "1s")); err != nil {
+		t.Fatal(err)
+	}
+	if again := served(); again != first {
+		t.Error("updating the exporter changed its extension")
+	}
+
+	// The extension changes: a new instance, a new handle, and the
+	// exporter follows.
+	if err := ctrl.Apply(pipeline("6s", "2s")); err != nil {
+		t.Fatal(err)
+	}
+	var second *Extension
+	eventually(t, func() bool { second = served(); return second != first }, "the exporter on the new extension")
+	if first.component() != nil {
+		t.Error("the replaced extension is still served")
+	}
 }
