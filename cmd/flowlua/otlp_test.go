@@ -137,8 +137,12 @@ func cmdOTLPSink(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: otlpsink start|wait|cmp|count NAME ...")
 	}
 	switch args[0] {
-	case "start":
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+	case "start": // start NAME [ADDR]: listen on ADDR, a free port if not given
+		addr := "127.0.0.1:0"
+		if len(args) > 2 {
+			addr = args[2]
+		}
+		l, err := net.Listen("tcp", addr)
 		ts.Check(err)
 		s := &sink{server: grpc.NewServer()}
 		ptraceotlp.RegisterGRPCServer(s.server, &traceSink{s: s})

@@ -71,10 +71,16 @@ func (r *runCmd) Run(e *env) error {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
-	otelcol.SetFastDecoding(r.FastDecoding)
 	metrics := prometheus.NewRegistry()
+	// gRPC's codecs are process-wide: the OTLP/gRPC decoder is installed
+	// here, once, before any receiver exists, and only by run.
+	decoding, err := otelcol.InstallGRPCCodec(r.FastDecoding)
+	if err != nil {
+		logger.Warn("OTLP fast decoding is off", "error", err)
+	} else {
+		metrics.MustRegister(decoding)
+	}
 	metrics.MustRegister(
-		otelcol.DecodingMetrics(),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		buildInfo(),

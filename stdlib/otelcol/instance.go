@@ -33,7 +33,11 @@ type instance struct {
 	metrics consumer.Metrics
 	logs    consumer.Logs
 	caps    consumer.Capabilities
-	reject  [numSignals]error
+	reject  [telemetry.NumSignals]error
+
+	cfg  component.Config // the config the components were created from
+	host *host            // serves the extensions the config referenced
+	ext  *Extension       // an extension instance's handle
 
 	redirect telemetry.Consumer
 	inflight atomic.Int64
@@ -48,7 +52,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst := &instance{redirect: a.input}
+	inst := &instance{cfg: cfg, redirect: a.input, host: &host{health: &a.health, extensions: d.extensions}}
 	k := a.k
 	s := a.settings
 	if k.class == classExtension {
@@ -57,10 +61,14 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			return nil, fmt.Errorf("creating %s: %w", a.id, err)
 		}
 		inst.comps = append(inst.comps, c)
+		inst.ext = a.ext
+		if a.ext == nil || a.ext.isReady() { // the published handle is taken
+			inst.ext = newExtension(a.id)
+		}
 		return inst, nil
 	}
 	used := usedSignals(d.output)
-	for sig := range numSignals {
+	for _, sig := range telemetry.AllSignals {
 		switch {
 		case !k.supports[sig]:
 			inst.reject[sig] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, sig, telemetry.ErrUnsupportedSignal)
@@ -83,11 +91,11 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			continue
 		}
 		switch sig {
-		case signalTraces:
+		case telemetry.Traces:
 			inst.traces = c.(consumer.Traces)
-		case signalMetrics:
+		case telemetry.Metrics:
 			inst.metrics = c.(consumer.Metrics)
-		case signalLogs:
+		case telemetry.Logs:
 			inst.logs = c.(consumer.Logs)
 		}
 		if c.(interface{ Capabilities() consumer.Capabilities }).Capabilities().MutatesData {
@@ -99,9 +107,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 
 // start starts the components; if one fails, all are shut down (the
 // collector's components must accept Shutdown without Start).
-func (i *instance) start(ctx context.Context, h component.Host) error {
+func (i *instance) start(ctx context.Context) error {
 	for _, c := range i.comps {
-		if err := c.Start(ctx, h); err != nil {
+		if err := c.Start(ctx, i.host); err != nil {
 			_ = i.shutdown(ctx)
 			return err
 		}
@@ -141,7 +149,7 @@ func (i *instance) Capabilities() consumer.Capabilities { return i.caps }
 // ConsumeTraces hands td to the traces component.
 func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if i.traces == nil {
-		return consumererror.NewPermanent(i.reject[signalTraces])
+		return consumererror.NewPermanent(i.reject[telemetry.Traces])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeTraces(ctx, td)
@@ -153,7 +161,7 @@ func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 // ConsumeMetrics hands md to the metrics component.
 func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 	if i.metrics == nil {
-		return consumererror.NewPermanent(i.reject[signalMetrics])
+		return consumererror.NewPermanent(i.reject[telemetry.Metrics])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeMetrics(ctx, md)
@@ -165,7 +173,7 @@ func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error
 // ConsumeLogs hands ld to the logs component.
 func (i *instance) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if i.logs == nil {
-		return consumererror.NewPermanent(i.reject[signalLogs])
+		return consumererror.NewPermanent(i.reject[telemetry.Logs])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeLogs(ctx, ld)
