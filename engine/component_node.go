@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -300,14 +301,20 @@ func (n *componentNode) info(g *Graph) (component.Info, bool) {
 	h := n.health()
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	blk := n.decl.Block
 	i := component.Info{
-		ID:        n.id,
-		Name:      n.decl.Kind.(*ComponentKind).Registration.Name,
-		Label:     n.decl.Block.Label,
-		Component: n.instance,
-		Health:    h,
-		Arguments: n.args,
-		Exports:   n.rawExp,
+		ID:             n.id,
+		Name:           n.decl.Kind.(*ComponentKind).Registration.Name,
+		Label:          blk.Label,
+		Component:      n.instance,
+		Health:         h,
+		Arguments:      n.args,
+		Exports:        n.rawExp,
+		ModuleInstance: strings.TrimSuffix(blk.Scope(), "."),
+		Placement:      blk.Placement,
+	}
+	if i.Placement == "" {
+		i.Placement = "all_nodes"
 	}
 	if g != nil {
 		i.Dependencies = g.Dependencies(n.id)

@@ -147,8 +147,7 @@ func (b *builder) addEdges() {
 		for _, ref := range n.Block.Refs() {
 			exports, ok := b.exportsOf(ref.Component)
 			if !ok {
-				b.errorf(ref.Pos, "reference to undeclared component %q%s", ref.Component,
-					script.DidYouMean(ref.Component, b.referableIDs()))
+				b.undeclared(ref)
 				continue
 			}
 			if _, ok := exports[ref.Export]; !ok {
@@ -158,6 +157,30 @@ func (b *builder) addEdges() {
 			b.edge(id, ref.Component, ref.Export)
 		}
 	}
+}
+
+// undeclared reports a reference to a node that does not exist or cannot
+// be referenced. In a module's body, ids are the instance's: a component
+// of the script outside is out of reach.
+func (b *builder) undeclared(ref *script.Ref) {
+	if ref.Scope != "" {
+		written := strings.TrimPrefix(ref.Component, ref.Scope)
+		instance := strings.TrimSuffix(ref.Scope, ".")
+		if _, outside := b.exportsOf(written); outside {
+			b.errorf(ref.Pos, "reference to %q from module instance %s: a module's body reaches only its own components and its arguments (pass %s as an argument)",
+				written, instance, ref.String()[len(ref.Scope):])
+			return
+		}
+		var local []string
+		for _, id := range b.referableIDs() {
+			if strings.HasPrefix(id, ref.Scope) {
+				local = append(local, strings.TrimPrefix(id, ref.Scope))
+			}
+		}
+		b.errorf(ref.Pos, "reference to undeclared component %q in module instance %s%s", written, instance, script.DidYouMean(written, local))
+		return
+	}
+	b.errorf(ref.Pos, "reference to undeclared component %q%s", ref.Component, script.DidYouMean(ref.Component, b.referableIDs()))
 }
 
 // exportsOf returns the exports of the node id, if it may be referenced.

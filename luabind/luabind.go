@@ -174,6 +174,8 @@ type loader struct {
 	serviceIDs map[string]script.Pos
 	pluginIDs  map[string]script.Pos
 	pending    []*decl
+	scope      []string // the module instances whose body runs, outermost first
+	placements []string // their placements, innermost last
 	unknowns   []*unknownRecord
 	diags      script.Diagnostics
 	usesFunc   bool // a compute expression needs the state after the load

@@ -112,4 +112,10 @@ type Info struct {
 	Exports      Exports
 	Dependencies []string // ids this component references (components and services)
 	Dependants   []string // ids that reference this component
+	// ModuleInstance is the id of the module instance that declared the
+	// component ("gateway.eu"); "" at the top level of the script.
+	ModuleInstance string
+	// Placement is where the component runs in a cluster: "all_nodes" or
+	// "unique".
+	Placement string
 }

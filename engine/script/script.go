@@ -63,6 +63,10 @@ type Block struct {
 	Instance []string
 	// Module is set for module instances.
 	Module *ModuleInstance
+	// Placement says where the block runs in a cluster: "all_nodes" (also
+	// when empty) or "unique". A component declared in a module instance
+	// has the instance's unless it says otherwise.
+	Placement string
 }
 
 // ID is the block's id: "<name>.<label>" for components and module
@@ -166,6 +170,7 @@ type Script struct {
 	Files    []string          // every file read while loading (the script and its modules)
 	Digests  map[string]Digest // what each of Files held when it was read; Absent for files looked for and not found
 	Plugins  []Plugin          // plugin declarations
+	Modules  []*ModuleDef      // modules the script defined, in definition order
 	Warnings Diagnostics
 }
 
@@ -209,6 +214,10 @@ type Ref struct {
 	Component string // the referenced component's id
 	Export    string
 	Pos       Pos // where the reference was written
+	// Scope is the id prefix of the module instance the reference was
+	// written in ("gateway.eu."), which Component starts with; "" at the
+	// top level.
+	Scope string
 }
 
 // String returns "<component>.<export>".
