@@ -182,10 +182,14 @@ func (ld *loader) record(L *lua.LState, d *decl, t *lua.LTable) int {
 
 	switch d.kind {
 	case declComponent, declModule:
+		var mod *moduleDef
+		if d.kind == declModule {
+			mod = ld.names.lookup(d.name).module
+		}
 		blk := &script.Block{
 			Kind: script.KindComponent, Name: d.name, Label: d.label,
 			Pos: d.pos, Args: args, FieldPos: fieldPos,
-			Instance: slices.Clone(ld.scope), Placement: ld.placement(L, d, args),
+			Instance: slices.Clone(ld.scope), Placement: ld.placement(L, d, args, mod),
 		}
 		id := blk.ID()
 		if first, dup := ld.ids[id]; dup {
@@ -196,7 +200,7 @@ func (ld *loader) record(L *lua.LState, d *decl, t *lua.LTable) int {
 		if d.kind == declModule {
 			blk.Kind = script.KindModule
 			ld.placements = append(ld.placements, blk.Placement)
-			ld.instantiate(L, d, ld.names.lookup(d.name).module, t, blk)
+			ld.instantiate(L, d, mod, t, blk)
 			ld.placements = ld.placements[:len(ld.placements)-1]
 			if blk.Module == nil {
 				return 0 // reported

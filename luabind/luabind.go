@@ -112,6 +112,16 @@ type LoadOptions struct {
 	// Print receives what the script prints with print; nil means
 	// os.Stderr, so that a command's own output stays clean.
 	Print io.Writer
+	// Prelude runs before the script, in the same state: flowlua's own
+	// modules (package stdlib/integrations) are defined this way, in the
+	// public module language. Its files are not watched.
+	Prelude []Source
+}
+
+// Source is a named chunk of Lua source.
+type Source struct {
+	Name string // as positions show it: "stdlib/integrations/host.lua"
+	Src  []byte
 }
 
 // Load reads the script at path and runs it; see LoadSource.
@@ -245,8 +255,23 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 	defer cancel()
 	L := ld.L
 	L.SetContext(ctx)
-	L.Push(L.NewFunctionFromProto(ch.proto))
-	err := L.PCall(0, 0, ld.errFunc)
+	var err error
+	for _, p := range ld.opts.Prelude {
+		pch, diags := ld.compile(p.Name, p.Src)
+		if diags != nil {
+			L.RemoveContext()
+			ld.close()
+			return nil, diags
+		}
+		L.Push(L.NewFunctionFromProto(pch.proto))
+		if err = L.PCall(0, 0, ld.errFunc); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		L.Push(L.NewFunctionFromProto(ch.proto))
+		err = L.PCall(0, 0, ld.errFunc)
+	}
 	L.RemoveContext()
 	ld.done = true
 	if err != nil {

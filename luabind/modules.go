@@ -18,7 +18,7 @@ import (
 const maxModuleDepth = 16
 
 // moduleKeys are the keys of a module definition's table.
-var moduleKeys = []string{"args", "body", "doc", "exports"}
+var moduleKeys = []string{"args", "body", "doc", "exports", "placement"}
 
 // placementArg is the argument every component and module instance takes
 // besides its own: where it runs in a cluster.
@@ -30,9 +30,10 @@ var placements = []string{"all_nodes", "unique"}
 // moduleDef is a module the script defined: a reusable group of
 // components, instantiated with a label.
 type moduleDef struct {
-	def     *script.ModuleDef
-	exports []*schema.Field
-	body    *lua.LFunction
+	def       *script.ModuleDef
+	exports   []*schema.Field
+	body      *lua.LFunction
+	placement string // of an instance that does not say
 }
 
 // defineModule is the global `module "gateway" { args = {...}, exports =
@@ -80,6 +81,19 @@ func (ld *loader) recordModule(L *lua.LState, name string, pos script.Pos, t *lu
 		return
 	}
 	doc, _ := t.RawGetString("doc").(lua.LString)
+	placement := ""
+	switch p := t.RawGetString(placementArg).(type) {
+	case *lua.LNilType:
+	case lua.LString:
+		if !slices.Contains(placements, string(p)) {
+			fail("%s: expected one of %q, %q, got %q", placementArg, placements[0], placements[1], string(p))
+			return
+		}
+		placement = string(p)
+	default:
+		fail("%s: expected one of %q, %q, got %s", placementArg, placements[0], placements[1], describe(p))
+		return
+	}
 	fields := func(key string) ([]*schema.Field, bool) {
 		v := t.RawGetString(key)
 		if v == lua.LNil {
@@ -105,11 +119,12 @@ func (ld *loader) recordModule(L *lua.LState, name string, pos script.Pos, t *lu
 	}
 	m := &moduleDef{
 		def: &script.ModuleDef{
-			Name: name, Pos: pos, Doc: string(doc),
+			Name: name, Pos: pos, Doc: string(doc), Placement: placement,
 			Schema: schema.NewObject(args, exports),
 		},
-		exports: exports,
-		body:    body,
+		exports:   exports,
+		body:      body,
+		placement: placement,
 	}
 	if err := ld.addModuleName(L, name, m); err != nil {
 		fail("%v", err)
@@ -234,10 +249,16 @@ func schemaDefaults(s script.ModuleSchema) map[string]any {
 	return out
 }
 
-// placement takes the placement argument out of a block's arguments.
-func (ld *loader) placement(L *lua.LState, d *decl, args map[string]any) string {
+// placement takes the placement argument out of a block's arguments. A
+// block that does not say has its module's default placement (mod: the
+// module of an instance), else the placement of the instance it is
+// declared in.
+func (ld *loader) placement(L *lua.LState, d *decl, args map[string]any, mod *moduleDef) string {
 	v, ok := args[placementArg]
 	if !ok {
+		if mod != nil && mod.placement != "" {
+			return mod.placement
+		}
 		if len(ld.placements) > 0 {
 			return ld.placements[len(ld.placements)-1] // an instance's placement holds for its components
 		}

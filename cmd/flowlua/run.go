@@ -20,6 +20,7 @@ import (
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/luabind/pipeline"
 	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/stdlib/integrations"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
 )
 
@@ -110,7 +111,7 @@ func (r *runCmd) Run(e *env) error {
 		defs[i] = s.Definition()
 	}
 	reg := component.DefaultRegistry
-	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath}
+	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources()}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:     logger,
 		Registry:   reg,

@@ -139,6 +139,9 @@ type ModuleDef struct {
 	Name string // "gateway", or dotted ("integrations.host")
 	Pos  Pos    // where it was defined
 	Doc  string
+	// Placement is where an instance runs unless it says: "all_nodes"
+	// (also when empty) or "unique".
+	Placement string
 	// Schema decodes an instance's evaluated arguments (checking them) and
 	// gives the types of its exports.
 	Schema ModuleSchema
