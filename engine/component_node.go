@@ -108,6 +108,7 @@ func (n *componentNode) stage(decl *Node, lookup Lookup) (staged, error) {
 	if err != nil {
 		return staged{}, err
 	}
+	args = withTap(args, n.c.tapFor(n.id))
 	n.mu.Lock()
 	built, same := n.instance != nil, reflect.DeepEqual(n.args, args)
 	n.mu.Unlock()
