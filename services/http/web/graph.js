@@ -29,8 +29,10 @@
       maxRow = Math.max(maxRow, n.row); maxLayer = Math.max(maxLayer, n.layer);
     }
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    svg.setAttribute("height", PAD * 2 + (maxRow + 1) * DY);
-    svg.setAttribute("viewBox", "0 0 " + (PAD * 2 + maxLayer * DX + W + 80) + " " + (PAD * 2 + (maxRow + 1) * DY));
+    const width = PAD * 2 + maxLayer * DX + W, height = PAD * 2 + (maxRow + 1) * DY - (DY - H);
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
     const defs = el("defs", {}, svg);
     const m = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse" }, defs);
     el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#607d8b" }, m);
@@ -51,7 +53,7 @@
         if (prev && prev.items[key(e)] !== undefined && t > prev.time) {
           label += " " + rate(Math.max(0, e.items - prev.items[key(e)]) / (t - prev.time)) + "/s";
         }
-        const tx = el("text", { x: mx, y: (y1 + y2) / 2 - 4 + (nth - 1) * 13, "text-anchor": "middle" }, grp);
+        const tx = el("text", { x: mx, y: (y1 + y2) / 2 - 6 + (nth - 1) * 13, "text-anchor": "middle" }, grp);
         tx.textContent = label;
       }
     }
