@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -117,6 +118,7 @@ func (n *componentNode) stage(decl *Node, lookup Lookup) (staged, error) {
 	if err != nil {
 		return staged{}, err
 	}
+	args = withTap(args, n.c.tapFor(n.id))
 	n.mu.Lock()
 	built, same := n.instance != nil, reflect.DeepEqual(n.args, args)
 	n.mu.Unlock()
@@ -254,6 +256,12 @@ func (n *componentNode) setExports(e component.Exports) {
 	if changed && live {
 		n.c.markDirty(n.id)
 	}
+}
+
+func (n *componentNode) exportValues() map[string]any {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return maps.Clone(n.exports)
 }
 
 func (n *componentNode) export(name string) (any, bool) {

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
 )
@@ -70,6 +71,12 @@ type Controller struct {
 
 	loaded atomic.Bool
 
+	// taps observe each component's outputs, by component id (tap.go);
+	// lastLoad and plugins describe the last load (lastload.go).
+	taps     map[string]*telemetry.Tap
+	lastLoad service.Load
+	plugins  []service.Plugin
+
 	dirtyMu sync.Mutex
 	dirty   map[string]bool
 	wake    chan struct{}
@@ -98,6 +105,8 @@ type liveNode interface {
 	evalFailed(err error)
 	// export returns the current value of one of the node's exports.
 	export(name string) (any, bool)
+	// exportValues returns every current export by name (a copy).
+	exportValues() map[string]any
 	// stop stops the node and waits until it has drained.
 	stop(why string)
 	// lifelong reports whether the node runs for the life of the process:
@@ -135,6 +144,7 @@ func NewController(opts ControllerOptions) *Controller {
 		cancel:   cancel,
 		services: map[string]*serviceNode{},
 		live:     map[string]liveNode{},
+		taps:     map[string]*telemetry.Tap{},
 		dirty:    map[string]bool{},
 		wake:     make(chan struct{}, 1),
 	}
@@ -144,6 +154,7 @@ func NewController(opts ControllerOptions) *Controller {
 		c.services[defs[i].Name] = &serviceNode{svc: s, c: c}
 	}
 	c.loader = &Loader{Registry: opts.Registry, Services: defs}
+	_ = opts.Registerer.Register(sendsCollector{c})
 	return c
 }
 
@@ -176,7 +187,7 @@ func (c *Controller) Reload() error {
 	start := time.Now()
 	first := !c.Loaded()
 	err := c.reload()
-	c.metrics.observeLoad(err, time.Since(start))
+	c.recordLoad(start, err)
 	switch {
 	case err != nil && first:
 		return err // the caller reports it and exits
@@ -221,7 +232,7 @@ func (c *Controller) Apply(s *script.Script) error {
 func (c *Controller) ApplyWith(s *script.Script, reg *component.Registry) error {
 	start := time.Now()
 	err := c.apply(s, reg)
-	c.metrics.observeLoad(err, time.Since(start))
+	c.recordLoad(start, err)
 	return err
 }
 
@@ -279,7 +290,9 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 	}
 	c.mu.Lock()
 	c.graph, c.live, c.files = g, next, maps.Clone(s.Digests)
+	c.plugins = pluginsOf(loader.Registry)
 	c.mu.Unlock()
+	c.closeRemovedTaps(g)
 	for _, id := range g.Order {
 		if commit := p.commits[id]; commit != nil {
 			commit()

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"reflect"
 	"sync"
 
@@ -100,6 +101,12 @@ func (n *moduleNode) appliesOnStage() bool { return false }
 
 func (n *moduleNode) evalFailed(err error) {
 	n.c.logger.Error("evaluating module instance failed, keeping its last exports", "module_instance", n.id, "err", err)
+}
+
+func (n *moduleNode) exportValues() map[string]any {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return maps.Clone(n.exports)
 }
 
 func (n *moduleNode) export(name string) (any, bool) {

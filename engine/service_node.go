@@ -146,6 +146,8 @@ func (n *serviceNode) lifelong() bool { return true }
 
 func (n *serviceNode) export(string) (any, bool) { return nil, false }
 
+func (n *serviceNode) exportValues() map[string]any { return nil }
+
 func (n *serviceNode) consumer() service.Consumer {
 	return service.Consumer{Kind: service.ConsumerService, ID: n.name(), Value: n.svc}
 }

@@ -118,4 +118,15 @@ type Info struct {
 	// Placement is where the component runs in a cluster: "all_nodes" or
 	// "unique".
 	Placement string
+	// Sends lists where the component sends data: each consumer of each
+	// signal of its outputs, in the order of its arguments.
+	Sends []Send
+}
+
+// Send is one consumer a component sends a signal to, with the items sent
+// to it so far (counted at the fan-out: see telemetry.Tap).
+type Send struct {
+	Signal string // "traces", "metrics" or "logs"
+	To     string // the consumer's component id; "" if it is no component's export
+	Items  uint64
 }
