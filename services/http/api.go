@@ -35,7 +35,7 @@ type componentJSON struct {
 	Services   []string `json:"services"`
 	// ModuleInstance is the module instance that declared the component.
 	ModuleInstance string `json:"module_instance,omitempty"`
-	Placement      string `json:"placement"`
+	Placement      string `json:"placement,omitempty"`
 }
 
 type healthJSON struct {
