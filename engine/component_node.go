@@ -89,7 +89,9 @@ type componentNode struct {
 	runErr   error // Run's error once it returned
 	exited   bool
 	since    time.Time
-	live     bool // committed to the running graph: export changes propagate
+	live     bool   // committed to the running graph: export changes propagate
+	standby  string // why a unique component is built but not run here (placement.go)
+	owner    string // the node that runs a unique component
 	metrics  *trackingRegisterer
 	cancel   context.CancelFunc
 	done     chan struct{}
@@ -132,7 +134,7 @@ func (n *componentNode) stage(decl *Node, lookup Lookup) (staged, error) {
 		if err := n.build(decl, args); err != nil {
 			return staged{}, err
 		}
-		return staged{commit: func() { adopt(); n.start() }, discard: n.metrics.unregisterAll}, nil
+		return staged{commit: func() { adopt(); n.run() }, discard: n.metrics.unregisterAll}, nil
 	case same:
 		return staged{commit: func() { adopt(); n.setEvalErr(nil) }}, nil
 	default:
@@ -284,8 +286,11 @@ func (n *componentNode) setEvalErr(err error) {
 func (n *componentNode) health() component.Health {
 	n.mu.Lock()
 	inst, evalErr, runErr, exited, since := n.instance, n.evalErr, n.runErr, n.exited, n.since
+	standby := n.standby
 	n.mu.Unlock()
 	switch {
+	case standby != "" && evalErr == nil:
+		return component.Health{Health: component.HealthHealthy, Message: standby, UpdateTime: since}
 	case exited:
 		msg := "run exited"
 		if runErr != nil {
@@ -320,6 +325,8 @@ func (n *componentNode) info(g *Graph) (component.Info, bool) {
 		Exports:        n.rawExp,
 		ModuleInstance: strings.TrimSuffix(blk.Scope(), "."),
 		Placement:      blk.Placement,
+		Owner:          n.owner,
+		Standby:        n.standby,
 	}
 	if i.Placement == "" {
 		i.Placement = "all_nodes"

@@ -60,8 +60,11 @@ type Controller struct {
 
 	applyMu sync.Mutex // one Apply or propagation at a time
 
-	// services are the process's services, nodes of every graph.
+	// services are the process's services, nodes of every graph; place
+	// is the one that places unique work in a cluster, if any
+	// (placement.go).
 	services map[string]*serviceNode
+	place    *placer
 
 	mu    sync.RWMutex
 	graph *Graph
@@ -154,6 +157,7 @@ func NewController(opts ControllerOptions) *Controller {
 		c.services[defs[i].Name] = &serviceNode{svc: s, c: c}
 	}
 	c.loader = &Loader{Registry: opts.Registry, Services: defs}
+	c.place = newPlacer(opts.Services, opts.Registerer)
 	_ = opts.Registerer.Register(sendsCollector{c})
 	return c
 }
@@ -298,6 +302,7 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 			commit()
 		}
 	}
+	c.placeAll() // a kept component may have changed its placement
 	c.loaded.Store(true)
 	components := len(g.Components())
 	c.metrics.setComponents(components)

@@ -64,6 +64,9 @@ func (e *ExprError) Error() string { return e.Pos.String() + ": " + e.Err.Error(
 func (e *ExprError) Unwrap() error { return e.Err }
 
 func evalExpr(x *script.Expr, lookup Lookup) (any, error) {
+	if x.Op == "shard" {
+		return evalShard(x, lookup) // placement.go
+	}
 	args := make([]any, len(x.Args))
 	placeholder := false
 	for i, a := range x.Args {

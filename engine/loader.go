@@ -144,6 +144,13 @@ func (b *builder) addEdges() {
 		if n.Block == nil {
 			continue
 		}
+		for _, svc := range shardServices(n.Block) {
+			if _, ok := b.services[svc]; !ok {
+				b.errorf(n.Pos(), "%s uses %s.shard, but there is no %s service", n.Kind.Title(id), svc, svc)
+				continue
+			}
+			b.edge(id, svc, "shard")
+		}
 		for _, ref := range n.Block.Refs() {
 			exports, ok := b.exportsOf(ref.Component)
 			if !ok {

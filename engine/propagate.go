@@ -29,6 +29,8 @@ func (c *Controller) Run(ctx context.Context) error {
 			return nil
 		case <-c.wake:
 			c.propagate()
+		case <-c.place.changed():
+			c.replace()
 		}
 	}
 }

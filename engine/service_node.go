@@ -144,7 +144,14 @@ func (n *serviceNode) stop(string) {
 
 func (n *serviceNode) lifelong() bool { return true }
 
-func (n *serviceNode) export(string) (any, bool) { return nil, false }
+// export gives expressions (cluster.shard) the placement service, and
+// nothing else: services cannot be referenced.
+func (n *serviceNode) export(name string) (any, bool) {
+	if p, ok := n.svc.(service.Placement); ok && name == placementExport {
+		return p, true
+	}
+	return nil, false
+}
 
 func (n *serviceNode) exportValues() map[string]any { return nil }
 

@@ -164,6 +164,10 @@ func (ld *loader) serviceCall(L *lua.LState) int {
 // scripts.
 func (ld *loader) serviceIndex(L *lua.LState) int {
 	s := udArg(L, 1).(*service)
+	if fn := ld.serviceFunction(L, s.name, lua.LVAsString(L.Get(2))); fn != nil {
+		L.Push(fn)
+		return 1
+	}
 	L.Push(ld.fail(L, ld.callerPos(L), "service %s has no field %s: configure it with %s { ... }", s.name, lua.LVAsString(L.Get(2)), s.name))
 	return 1
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -35,9 +36,34 @@ type Options struct {
 	// Fatal stops the process with err (exit 1): for a service that cannot
 	// work at all, such as an http service whose address is taken.
 	Fatal func(err error)
+	// Cluster are the --cluster.* settings of the cluster service.
+	Cluster ClusterOptions
 	// Extra carries settings of services registered outside flowlua's
 	// built-ins (tests, embedders), by service name.
 	Extra map[string]any
+}
+
+// ClusterOptions are the settings of the cluster service (the
+// --cluster.* flags). The zero value is a single node that owns
+// everything.
+type ClusterOptions struct {
+	Enabled bool
+	// NodeName names this node among its peers; unique in the cluster.
+	NodeName string
+	// ListenAddr is the host:port gossip binds (TCP and UDP).
+	ListenAddr string
+	// AdvertiseAddr is the host:port peers reach this node at; empty means
+	// ListenAddr.
+	AdvertiseAddr string
+	// JoinAddresses are peers to join at start; empty starts a cluster.
+	JoinAddresses []string
+	// WaitForSize holds placement until this many peers (this node
+	// included) are known, or WaitTimeout passed (0: no limit).
+	WaitForSize int
+	WaitTimeout time.Duration
+	// SecretKey encrypts and authenticates gossip (AES, 16, 24 or 32
+	// bytes); nil gossips in plaintext.
+	SecretKey []byte
 }
 
 // Registration registers a service constructor.

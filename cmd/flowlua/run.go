@@ -32,6 +32,7 @@ type runCmd struct {
 	Watch          bool   `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
 	FastDecoding   bool   `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's."`
 	pluginFlags
+	clusterFlags
 	LogLevel  string `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
 	LogFormat string `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
 
@@ -92,6 +93,10 @@ func (r *runCmd) Run(e *env) error {
 	ctx, fatal := context.WithCancelCause(ctx)
 	defer fatal(nil)
 
+	clusterOpts, err := r.clusterFlags.options()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	var ctrl *engine.Controller
 	svcs, err := services.NewAll(services.Options{
 		Logger:         logger,
@@ -102,6 +107,7 @@ func (r *runCmd) Run(e *env) error {
 		Metrics:        metrics,
 		Registerer:     metrics,
 		Fatal:          func(err error) { fatal(&fatalError{err}) },
+		Cluster:        clusterOpts,
 	})
 	if err != nil {
 		return err

@@ -118,6 +118,12 @@ type Info struct {
 	// Placement is where the component runs in a cluster: "all_nodes" or
 	// "unique".
 	Placement string
+	// Owner is the node that runs a unique component ("" for all_nodes,
+	// and while this node waits for its cluster).
+	Owner string
+	// Standby says why a unique component is built but not running here:
+	// "standby (owned by node-b)"; "" when it runs.
+	Standby string
 	// Sends lists where the component sends data: each consumer of each
 	// signal of its outputs, in the order of its arguments.
 	Sends []Send

@@ -235,10 +235,14 @@ type Func interface {
 // Expr is a lazy expression over references: an operator applied to its
 // operands, or Compute calling a script function with its listed inputs.
 type Expr struct {
-	Op   string // "..", "+", "-", "*", "/", "%", "^", "neg" or "compute"
+	Op   string // "..", "+", "-", "*", "/", "%", "^", "neg", "compute" or "shard"
 	Args []any  // the operands (Values)
-	Func Func   // for "compute"
+	Func Func   // for "compute"; for "shard", the optional key function
 	Pos  Pos
+	// Service is the service that places the keys of a "shard"
+	// expression (`cluster.shard(list, key_fn)`: its one operand is the
+	// list, its value the part of the list this node owns).
+	Service string
 }
 
 // Placeholder stands in for a value that is not known yet, only its type:

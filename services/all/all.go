@@ -2,6 +2,7 @@
 package all
 
 import (
+	_ "github.com/flowlua/flowlua/services/cluster"       // cluster
 	_ "github.com/flowlua/flowlua/services/http"          // http
 	_ "github.com/flowlua/flowlua/services/livedebugging" // livedebugging
 )

@@ -36,6 +36,10 @@ type componentJSON struct {
 	// ModuleInstance is the module instance that declared the component.
 	ModuleInstance string `json:"module_instance,omitempty"`
 	Placement      string `json:"placement,omitempty"`
+	// Owner is the node that runs a unique component; Standby says why
+	// this node does not ("standby (owned by node-b)").
+	Owner   string `json:"owner,omitempty"`
+	Standby string `json:"standby,omitempty"`
 }
 
 type healthJSON struct {
@@ -126,6 +130,8 @@ func (v *apiView) component(info component.Info) componentJSON {
 		Services:       []string{},
 		ModuleInstance: info.ModuleInstance,
 		Placement:      info.Placement,
+		Owner:          info.Owner,
+		Standby:        info.Standby,
 	}
 	if isSecret(info.Component) {
 		if m, ok := out.Exports.(map[string]any); ok {

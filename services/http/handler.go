@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/flowlua/flowlua/engine/service"
 )
 
 // handler returns everything the service serves (see SPEC section 6).
@@ -27,7 +29,7 @@ func (s *Service) handler() http.Handler {
 	handle("GET /api/v0/components", "/api/v0/components", s.serveComponents)
 	handle("GET /api/v0/components/{id}", "/api/v0/components/{id}", s.serveComponent)
 	handle(componentRoutesRoot+"{id}/", componentRoutesRoot+"{id}/", s.serveComponentRoute)
-	handle("/api/v0/cluster/", "/api/v0/cluster/", notAvailable("clustering"))
+	handle("/api/v0/cluster/", "/api/v0/cluster/", s.serveCluster)
 	handle("GET /api/v0/debug/{id}", "/api/v0/debug/{id}", s.serveDebug)
 	handle("GET /api/v0/graph", "/api/v0/graph", s.serveGraph)
 	handle("GET /{$}", "/", s.serveIndex)
@@ -126,10 +128,24 @@ func (s *Service) serveDebug(w http.ResponseWriter, r *http.Request) {
 	d.ServeDebug(w, r, r.PathValue("id"))
 }
 
-// notAvailable answers 404 for the routes of a service flowlua does not
-// have yet.
-func notAvailable(what string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, what+" is not available yet", http.StatusNotFound)
+// clusterAPI is the cluster service, as the http service uses it.
+type clusterAPI interface {
+	ServeClusterAPI(w http.ResponseWriter, r *http.Request, host service.Host)
+}
+
+// serveCluster passes the cluster's API (peers, and reads of a peer's API
+// through this node) to the cluster service.
+func (s *Service) serveCluster(w http.ResponseWriter, r *http.Request) {
+	host := s.currentHost()
+	var api clusterAPI
+	if host != nil {
+		if svc, ok := host.GetService("cluster"); ok {
+			api, _ = svc.(clusterAPI)
+		}
 	}
+	if api == nil {
+		http.Error(w, "clustering is not available", http.StatusNotFound)
+		return
+	}
+	api.ServeClusterAPI(w, r, host)
 }

@@ -62,9 +62,10 @@ func TestReadyEndpoint(t *testing.T) {
 	}
 }
 
-func TestNotAvailableYet(t *testing.T) {
+func TestNotAvailable(t *testing.T) {
 	s := New(services.Options{})
-	if code, body := serve(s, "GET", "/api/v0/cluster/peers"); code != 404 || !strings.Contains(body, "not available yet") {
+	// Without a cluster service (an embedder's choice), the cluster API is 404.
+	if code, body := serve(s, "GET", "/api/v0/cluster/peers"); code != 404 || !strings.Contains(body, "clustering is not available") {
 		t.Errorf("cluster: %d %q", code, body)
 	}
 	// Without a livedebugging service (an embedder's choice), the stream is 404.
