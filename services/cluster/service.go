@@ -47,6 +47,7 @@ const (
 	pushPull       = 15 * time.Second
 	leaveTimeout   = 2 * time.Second
 	rejoinEvery    = 2 * time.Second
+	rejoinAll      = time.Minute
 )
 
 // Service is the cluster service.
@@ -61,7 +62,8 @@ type Service struct {
 	changed chan struct{}
 	// cur is the view keys are placed on; nil while waiting for the
 	// cluster (the node owns nothing).
-	cur atomic.Pointer[view]
+	cur     atomic.Pointer[view]
+	leaving atomic.Bool
 
 	mu        sync.Mutex
 	peers     map[string]*peer
@@ -78,6 +80,7 @@ type peer struct {
 	State    string // alive, suspect, left or dead
 	LastSeen time.Time
 	Since    time.Time // of the current state
+	leaving  bool      // it said it is leaving
 }
 
 var (
@@ -88,6 +91,9 @@ var (
 // nodeMeta is what a node gossips about itself.
 type nodeMeta struct {
 	HTTP string `json:"http,omitempty"`
+	// Leaving is gossiped just before a graceful leave, so that peers
+	// tell a leave from a failure (memberlist's leave event does not say).
+	Leaving bool `json:"leaving,omitempty"`
 }
 
 // New returns the cluster service; it joins nothing until Run.
@@ -230,12 +236,17 @@ func (s *Service) Run(ctx context.Context, _ service.Host) error {
 	if !joined {
 		s.logger.Warn("could not join any peer yet: running alone, retrying", "join", s.opts.JoinAddresses)
 	}
+	lastJoin := time.Now()
 	rejoin := time.NewTicker(rejoinEvery)
 	defer rejoin.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			s.logger.Info("leaving the cluster", "node", s.self)
+			s.leaving.Store(true)
+			if err := ml.UpdateNode(leaveTimeout / 4); err != nil {
+				s.logger.Debug("announcing the leave", "err", err)
+			}
 			if err := ml.Leave(leaveTimeout); err != nil {
 				s.logger.Warn("leaving the cluster", "err", err)
 			}
@@ -250,9 +261,13 @@ func (s *Service) Run(ctx context.Context, _ service.Host) error {
 				s.logger.Warn("stopped waiting for the cluster's size: placing work on the peers known", "want", s.opts.WaitForSize, "known", ml.NumMembers())
 				s.recompute()
 			}
-		case <-rejoin.C:
-			if len(s.opts.JoinAddresses) > 0 && ml.NumMembers() <= 1 {
+		case now := <-rejoin.C:
+			// Joining again heals a cluster that formed in parts (nodes
+			// that started before the peers they name): often while a
+			// join address is not a live member, else now and then.
+			if len(s.opts.JoinAddresses) > 0 && (now.Sub(lastJoin) >= rejoinAll || !s.joinedAll()) {
 				s.join(ml)
+				lastJoin = now
 			}
 		}
 	}
@@ -317,11 +332,30 @@ func (s *Service) join(ml *memberlist.Memberlist) bool {
 	}
 	n, err := ml.Join(s.opts.JoinAddresses)
 	if n > 0 {
-		s.logger.Info("joined the cluster", "contacted", n, "members", ml.NumMembers())
+		s.logger.Debug("joined", "contacted", n, "members", ml.NumMembers())
 		return true
 	}
 	s.logger.Debug("join failed", "err", err)
 	return false
+}
+
+// joinedAll reports whether every join address is a live member's
+// gossip address (names that do not resolve to one never are).
+func (s *Service) joinedAll() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := map[string]bool{}
+	for _, p := range s.peers {
+		if p.State == "alive" {
+			live[p.Addr] = true
+		}
+	}
+	for _, a := range s.opts.JoinAddresses {
+		if !live[a] {
+			return false
+		}
+	}
+	return true
 }
 
 // recompute places keys on the live members, or on nobody while the node
@@ -404,9 +438,15 @@ func (s *Service) setPeer(n *memberlist.Node, state string) {
 	if p.State != state {
 		p.Since = now
 	}
-	p.State, p.Addr, p.LastSeen = state, n.Address(), now
+	p.State, p.Addr = state, n.Address()
+	if state == "alive" {
+		p.LastSeen = now
+	}
 	if meta.HTTP != "" {
 		p.HTTPAddr = meta.HTTP
+	}
+	if state == "alive" {
+		p.leaving = meta.Leaving
 	}
 	s.mu.Unlock()
 }
@@ -426,13 +466,19 @@ func (e *events) NotifyJoin(n *memberlist.Node) {
 
 func (e *events) NotifyLeave(n *memberlist.Node) {
 	state := "dead"
-	if n.State == memberlist.StateLeft {
+	e.s.mu.Lock()
+	p := e.s.peers[n.Name]
+	leaving := p != nil && p.leaving || n.Name == e.s.self
+	e.s.mu.Unlock()
+	if leaving {
 		state = "left"
-		e.s.logger.Info("peer left", "peer", n.Name)
 	} else {
 		e.s.logger.Warn("peer failed: its work moves to the others", "peer", n.Name)
 	}
 	e.s.setPeer(n, state)
+	if leaving && n.Name != e.s.self {
+		e.s.logger.Info("peer left", "peer", n.Name)
+	}
 	e.s.metrics.membership.WithLabelValues(state).Inc()
 	e.s.recompute()
 }
@@ -443,7 +489,7 @@ func (e *events) NotifyUpdate(n *memberlist.Node) { e.s.setPeer(n, "alive") }
 type delegate struct{ s *Service }
 
 func (d *delegate) NodeMeta(limit int) []byte {
-	b, _ := json.Marshal(nodeMeta{HTTP: d.s.httpAddr})
+	b, _ := json.Marshal(nodeMeta{HTTP: d.s.httpAddr, Leaving: d.s.leaving.Load()})
 	if len(b) > limit {
 		return nil
 	}
