@@ -357,4 +357,3 @@ func handover(leaver, stayer [][2]int64) (gap, overlap time.Duration) {
 	}
 	return 0, -d
 }
-
