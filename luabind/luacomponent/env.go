@@ -48,6 +48,7 @@ func (v *vm) openEnv() {
 	v.openMetrics()
 	v.openTimers()
 	v.openBatchHelpers()
+	v.openCluster() // cluster.go
 	L.SetGlobal("set_health", L.NewFunction(v.setHealth))
 	L.SetGlobal("set_exports", L.NewFunction(v.setExports))
 	L.SetGlobal("emit", L.NewFunction(v.emit))
