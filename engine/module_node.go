@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"reflect"
 	"sync"
 
@@ -109,7 +111,7 @@ func (n *moduleNode) export(name string) (any, bool) {
 	return v, ok
 }
 
-func (n *moduleNode) stop(string) {
+func (n *moduleNode) stop(string, time.Time) {
 	n.mu.Lock()
 	n.live = false
 	n.mu.Unlock()

@@ -59,6 +59,23 @@ type Options struct {
 	// GetServiceData returns the Data() of a service the component's
 	// Registration names in NeedsServices; any other name is an error.
 	GetServiceData func(name string) (any, error)
+	// DrainTimeout bounds how long a component may take to hand on what a
+	// part it replaced (an Update rebuilding an exporter) still holds; when
+	// Run's context ends, DrainDeadline(ctx) is the bound instead. Zero:
+	// nothing waits, what is left is dropped and counted.
+	DrainTimeout time.Duration
+	// Dropped counts items the component dropped, by signal ("traces",
+	// "metrics", "logs") and reason (the Drop* constants); nil counts
+	// nothing. Safe for concurrent use; use CountDropped.
+	Dropped func(signal, reason string, n int)
+}
+
+// CountDropped counts n items of signal dropped for reason, if anybody
+// counts (see Options.Dropped).
+func (o Options) CountDropped(signal, reason string, n int) {
+	if o.Dropped != nil && n > 0 {
+		o.Dropped(signal, reason, n)
+	}
 }
 
 // HealthType is the coarse health of a component.
