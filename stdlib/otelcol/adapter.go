@@ -264,6 +264,11 @@ func (a *adapter) retire(ctx context.Context, inst *instance) {
 	if a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
 		a.input.Set(nil)
 	}
+	if left := inst.probe.queued(); left > 0 && inst.probe.persistent {
+		// The exporterhelper logs the requests it was retrying as
+		// "Dropping data", but a persistent queue keeps them.
+		a.opts.Logger.Info("shutting down a persistent queue: what was not sent stays in its storage for the next instance", "queued", left)
+	}
 	if err := inst.shutdown(ctx); err != nil {
 		a.opts.Logger.Error("failed to shut down", "err", err)
 	}
