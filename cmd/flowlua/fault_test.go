@@ -183,26 +183,26 @@ func (rawCodec) Name() string { return "proto" }
 
 var _ encoding.Codec = rawCodec{}
 
-// otlpbad grpc|http garbage|oversized ADDR: sends a traces request that is
-// not OTLP (garbage) or larger than the receiver takes (oversized: 32 MiB
-// of valid OTLP) and prints how it was refused: "code=<gRPC code>" or
-// "HTTP <status>". It fails if the request was accepted.
+// otlpbad grpc|http garbage|oversized:KIB ADDR: sends a traces request
+// that is not OTLP (garbage) or valid OTLP of KIB KiB (oversized: larger
+// than the receiver takes) and prints how it was refused: "code=<gRPC
+// code>" or "HTTP <status>". It fails if the request was accepted.
 func cmdOTLPBad(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: otlpbad grpc|http garbage|oversized ADDR")
+		ts.Fatalf("usage: otlpbad grpc|http garbage|oversized:KIB ADDR")
 	}
 	var body []byte
-	switch args[1] {
-	case "garbage":
-		body = []byte("\xff\xff\xff\xff this is not OTLP")
-	case "oversized":
+	if kib, ok := strings.CutPrefix(args[1], "oversized:"); ok {
+		n, err := strconv.Atoi(kib)
+		ts.Check(err)
 		td := numberedSpans(0, 1)
 		span := td.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0)
-		span.Attributes().PutStr("big", strings.Repeat("x", 32<<20))
-		b, err := ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
+		span.Attributes().PutStr("big", strings.Repeat("x", n<<10))
+		body, err = ptraceotlp.NewExportRequestFromTraces(td).MarshalProto()
 		ts.Check(err)
-		body = b
-	default:
+	} else if args[1] == "garbage" {
+		body = []byte("\xff\xff\xff\xff this is not OTLP")
+	} else {
 		ts.Fatalf("unknown payload %q", args[1])
 	}
 	switch args[0] {

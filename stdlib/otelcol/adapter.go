@@ -221,7 +221,7 @@ func (a *adapter) finish(ctx context.Context) {
 		a.input.Set(nil) // upstream components are stopped first: nothing new comes
 	}
 	if inst != nil {
-		a.drain(inst, func() time.Time { return stopBy })
+		a.drain(inst, "stopping", func() time.Time { return stopBy })
 	}
 	a.retire(context.WithoutCancel(ctx), inst)
 	a.bg.Wait()
@@ -387,7 +387,7 @@ func (a *adapter) replaceOverlapped(inst *instance, d decoded) error {
 		defer a.bg.Done()
 		// New calls go to inst; old drains its queue (with its own
 		// config) before it is shut down.
-		a.drain(old, until)
+		a.drain(old, "replaced", until)
 		a.retire(context.Background(), old)
 	}()
 	return nil

@@ -208,16 +208,13 @@ func persistentQueue(cfg component.Config) bool {
 // drain waits until inst's queues are empty or deadline() has passed
 // (deadline is read again at every poll: a stop may bring it forward). It
 // logs the start, the end and what was left.
-func (a *adapter) drain(inst *instance, deadline func() time.Time) {
+func (a *adapter) drain(inst *instance, why string, deadline func() time.Time) {
 	left := inst.probe.queued()
 	if left == 0 {
 		return
 	}
 	start := time.Now()
-	log := a.opts.Logger.With("queued", left)
-	if d := time.Until(deadline()); d > 0 {
-		log.Info("draining the queue of a replaced instance", "bound", d.Round(time.Millisecond))
-	}
+	a.opts.Logger.Info("draining the queue", "why", why, "queued", left, "bound", max(0, time.Until(deadline())).Round(time.Millisecond))
 	t := time.NewTicker(drainPoll)
 	defer t.Stop()
 	for {
