@@ -286,6 +286,7 @@ func cmdMetric(ts *testscript.TestScript, neg bool, args []string) {
 		v, err := readMetric(url, series)
 		ts.Check(err)
 		ts.Setenv(args[3], strconv.FormatFloat(v, 'f', -1, 64))
+		fmt.Fprintf(ts.Stdout(), "%s %g\n", series, v)
 		return
 	case "wait":
 		if len(args) != 5 {
