@@ -8,7 +8,8 @@
 //  2. Build creates it. Build must not start goroutines that outlive it: work
 //     belongs to Run.
 //  3. Run is called once and runs until its context is cancelled; then the
-//     component stops and drains what it holds before Run returns.
+//     component stops and drains what it holds before Run returns, by
+//     DrainDeadline(ctx); what it drops then is counted (CountDropped).
 //  4. Update is called, concurrently with Run, whenever the evaluated
 //     arguments change. A component must apply new arguments in place rather
 //     than ask to be rebuilt.
