@@ -153,8 +153,10 @@ func (r *runCmd) Run(e *env) error {
 			}
 		}()
 	}
-	go forceExitOnSecondSignal(ctx, logger)
+	ran := make(chan struct{})
+	go forceExitOnSecondSignal(ctx, ran, logger)
 	err = ctrl.Run(ctx)
+	close(ran)
 	var fe *fatalError
 	if errors.As(context.Cause(ctx), &fe) {
 		logger.Error("stopped on a fatal error", "err", fe.err)
@@ -167,13 +169,22 @@ func (r *runCmd) Run(e *env) error {
 // forceExitOnSecondSignal waits for the first SIGINT/SIGTERM (ctx ends),
 // then exits the process with exitConfig on a second one: the drain is
 // bounded by --drain.timeout, but an operator may not want to wait for it.
-func forceExitOnSecondSignal(ctx context.Context, logger *slog.Logger) {
-	<-ctx.Done()
+// It returns once ran is closed (the pipeline has stopped).
+func forceExitOnSecondSignal(ctx context.Context, ran <-chan struct{}, logger *slog.Logger) {
+	select {
+	case <-ctx.Done():
+	case <-ran:
+		return
+	}
 	again := make(chan os.Signal, 1)
 	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
-	<-again
-	logger.Error("second signal: exiting without waiting for the drain; what is still queued is lost")
-	os.Exit(exitConfig)
+	defer signal.Stop(again)
+	select {
+	case <-again:
+		logger.Error("second signal: exiting without waiting for the drain; what is still queued is lost")
+		os.Exit(exitConfig)
+	case <-ran:
+	}
 }
 
 // fatalError is why a service stopped the process.
