@@ -89,9 +89,10 @@ type componentNode struct {
 	runErr   error // Run's error once it returned
 	exited   bool
 	since    time.Time
-	live     bool   // committed to the running graph: export changes propagate
-	standby  string // why a unique component is built but not run here (placement.go)
-	owner    string // the node that runs a unique component
+	live     bool      // committed to the running graph: export changes propagate
+	drainBy  time.Time // set by stop: when Run must have drained
+	standby  string    // why a unique component is built but not run here (placement.go)
+	owner    string    // the node that runs a unique component
 	metrics  *trackingRegisterer
 	cancel   context.CancelFunc
 	done     chan struct{}
@@ -152,6 +153,10 @@ func (n *componentNode) build(decl *Node, args component.Arguments) error {
 		DataPath:      filepath.Join(c.opts.DataPath, n.id),
 		OnStateChange: n.setExports,
 		Registerer:    n.metrics,
+		DrainTimeout:  c.opts.DrainTimeout,
+		Dropped: func(signal, reason string, count int) {
+			c.metrics.countDropped(n.id, signal, reason, count)
+		},
 		GetServiceData: func(name string) (any, error) {
 			if !slices.Contains(reg.NeedsServices, name) {
 				return nil, fmt.Errorf("component %s did not declare service %q", n.id, name)
@@ -180,7 +185,7 @@ func (n *componentNode) build(decl *Node, args component.Arguments) error {
 // start runs a committed component.
 func (n *componentNode) start() {
 	c := n.c
-	ctx, cancel := context.WithCancel(c.ctx)
+	ctx, cancel := context.WithCancel(component.WithDrainDeadline(c.ctx, n.drainDeadline))
 	n.mu.Lock()
 	n.live, n.cancel, n.done = true, cancel, make(chan struct{})
 	n.mu.Unlock()
@@ -225,18 +230,28 @@ func (n *componentNode) evalFailed(err error) {
 	n.c.logger.Error("evaluating component failed, keeping its last arguments", "component_id", n.id, "err", err)
 }
 
-// stop cancels the component and waits for it to drain.
-func (n *componentNode) stop(why string) {
+// stop cancels the component and waits for it to drain, which it must
+// have done by deadline (component.DrainDeadline tells it); one that has
+// not stopped StopGrace later is abandoned.
+func (n *componentNode) stop(why string, deadline time.Time) {
 	n.mu.Lock()
 	n.live = false
+	n.drainBy = deadline
 	cancel, done := n.cancel, n.done
 	n.mu.Unlock()
 	n.c.logger.Info("stopping component", "component_id", n.id, "reason", why)
 	if cancel != nil {
 		cancel()
-		waitLogged(n.c.logger, done, "component_id", n.id)
+		waitLogged(n.c.logger, done, "component_id", n.id, deadline)
 	}
 	n.metrics.unregisterAll()
+}
+
+// drainDeadline is when the component must have drained, once stop set it.
+func (n *componentNode) drainDeadline() time.Time {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.drainBy
 }
 
 func (n *componentNode) lifelong() bool { return false }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
@@ -116,7 +117,7 @@ func (n *moduleNode) export(name string) (any, bool) {
 	return v, ok
 }
 
-func (n *moduleNode) stop(string) {
+func (n *moduleNode) stop(string, time.Time) {
 	n.mu.Lock()
 	n.live = false
 	n.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -174,7 +175,7 @@ func (c *Controller) placeAll() {
 	}
 	for _, m := range slices.Backward(lost) {
 		c.logger.Info("handing a unique component over", "component_id", m.n.id, "owner", m.owner)
-		m.n.stop("placed on " + m.owner)
+		m.n.stop("placed on "+m.owner, time.Now().Add(c.opts.DrainTimeout))
 		if err := m.n.rebuild(); err != nil {
 			c.logger.Error("rebuilding a standby component failed", "component_id", m.n.id, "err", err)
 		}

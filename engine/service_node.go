@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -135,10 +137,10 @@ func (n *serviceNode) evalFailed(err error) {
 	n.c.logger.Error("configuring service failed, keeping its last config", "service", n.name(), "err", err)
 }
 
-func (n *serviceNode) stop(string) {
+func (n *serviceNode) stop(_ string, deadline time.Time) {
 	if n.started {
 		n.cancel()
-		waitLogged(n.c.logger, n.done, "service", n.name())
+		waitLogged(n.c.logger, n.done, "service", n.name(), deadline)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -27,10 +28,11 @@ import (
 type runCmd struct {
 	Path string `arg:"" help:"The pipeline script (.lua)."`
 
-	HTTPListenAddr string `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
-	StoragePath    string `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
-	Watch          bool   `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
-	FastDecoding   bool   `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's."`
+	HTTPListenAddr string        `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
+	StoragePath    string        `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
+	DrainTimeout   time.Duration `name:"drain.timeout" default:"30s" env:"FLOWLUA_DRAIN_TIMEOUT" help:"How long a component a reload replaces or removes may take to send what it still queues, and how long SIGINT/SIGTERM waits for the whole pipeline to drain; what is left then is dropped and counted in flowlua_component_dropped_items_total. A second SIGINT/SIGTERM exits at once."`
+	Watch          bool          `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
+	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's."`
 	pluginFlags
 	clusterFlags
 	LogLevel  string `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
@@ -119,11 +121,12 @@ func (r *runCmd) Run(e *env) error {
 	reg := component.DefaultRegistry
 	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources()}
 	ctrl = engine.NewController(engine.ControllerOptions{
-		Logger:     logger,
-		Registry:   reg,
-		Services:   svcs,
-		DataPath:   r.StoragePath,
-		Registerer: metrics,
+		Logger:       logger,
+		Registry:     reg,
+		Services:     svcs,
+		DataPath:     r.StoragePath,
+		Registerer:   metrics,
+		DrainTimeout: r.DrainTimeout,
 		Load: func() (*script.Script, *component.Registry, error) {
 			return pipeline.Load(r.Path, loadOpts)
 		},
@@ -157,7 +160,10 @@ func (r *runCmd) Run(e *env) error {
 			}
 		}()
 	}
+	ran := make(chan struct{})
+	go forceExitOnSecondSignal(ctx, ran, logger)
 	err = ctrl.Run(ctx)
+	close(ran)
 	var fe *fatalError
 	if errors.As(context.Cause(ctx), &fe) {
 		logger.Error("stopped on a fatal error", "err", fe.err)
@@ -165,6 +171,27 @@ func (r *runCmd) Run(e *env) error {
 	}
 	logger.Info("shut down")
 	return err
+}
+
+// forceExitOnSecondSignal waits for the first SIGINT/SIGTERM (ctx ends),
+// then exits the process with exitConfig on a second one: the drain is
+// bounded by --drain.timeout, but an operator may not want to wait for it.
+// It returns once ran is closed (the pipeline has stopped).
+func forceExitOnSecondSignal(ctx context.Context, ran <-chan struct{}, logger *slog.Logger) {
+	select {
+	case <-ctx.Done():
+	case <-ran:
+		return
+	}
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	select {
+	case <-again:
+		logger.Error("second signal: exiting without waiting for the drain; what is still queued is lost")
+		os.Exit(exitConfig)
+	case <-ran:
+	}
 }
 
 // fatalError is why a service stopped the process.

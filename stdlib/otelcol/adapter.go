@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
@@ -44,7 +46,9 @@ type adapter struct {
 	cur     *instance      // nil when not running (or failed to start)
 	running bool           // between starting and stopping in Run
 	done    bool           // Run has returned
-	bg      sync.WaitGroup // shutdowns of replaced instances
+	bg      sync.WaitGroup // drains and shutdowns of replaced instances
+
+	stopBy atomic.Pointer[time.Time] // once Run is stopping: when draining must end
 }
 
 var _ flowcomp.HealthComponent = (*adapter)(nil)
@@ -196,10 +200,16 @@ func (a *adapter) Run(ctx context.Context) error {
 	return nil
 }
 
-// finish stops the current instance (draining it, with ctx's values but
-// not its cancellation) and releases what Build took. Updates after it
-// only record their arguments.
+// finish stops the current instance (draining it until the stop's drain
+// deadline, then shutting it down with ctx's values but not its
+// cancellation) and releases what Build took. Updates after it only record
+// their arguments.
 func (a *adapter) finish(ctx context.Context) {
+	stopBy, ok := flowcomp.DrainDeadline(ctx)
+	if !ok {
+		stopBy = time.Now().Add(a.opts.DrainTimeout)
+	}
+	a.stopBy.Store(&stopBy)
 	a.mu.Lock()
 	a.running = false
 	a.done = true
@@ -207,6 +217,12 @@ func (a *adapter) finish(ctx context.Context) {
 	a.cur = nil
 	a.mu.Unlock()
 	a.cancelWait()
+	if inst != nil && a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
+		a.input.Set(nil) // upstream components are stopped first: nothing new comes
+	}
+	if inst != nil {
+		a.drain(inst, "stopping", func() time.Time { return stopBy })
+	}
 	a.retire(context.WithoutCancel(ctx), inst)
 	a.bg.Wait()
 	a.cleanup()
@@ -247,6 +263,11 @@ func (a *adapter) retire(ctx context.Context, inst *instance) {
 	}
 	if a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
 		a.input.Set(nil)
+	}
+	if left := inst.probe.queued(); left > 0 && inst.probe.persistent {
+		// The exporterhelper logs the requests it was retrying as
+		// "Dropping data", but a persistent queue keeps them.
+		a.opts.Logger.Info("shutting down a persistent queue: what was not sent stays in its storage for the next instance", "queued", left)
 	}
 	if err := inst.shutdown(ctx); err != nil {
 		a.opts.Logger.Error("failed to shut down", "err", err)
@@ -360,9 +381,13 @@ func (a *adapter) replaceOverlapped(inst *instance, d decoded) error {
 	a.cur = inst
 	a.args = d
 	a.health.healthy("running")
+	until := a.drainUntil()
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
+		// New calls go to inst; old drains its queue (with its own
+		// config) before it is shut down.
+		a.drain(old, "replaced", until)
 		a.retire(context.Background(), old)
 	}()
 	return nil

@@ -47,10 +47,14 @@
 //     engine runs them first, but their Run starts them concurrently),
 //     starts the instance with a Host that serves exactly those
 //     extensions, points `input` at it, and on cancellation stops it:
-//     `input` is cleared, in-flight calls return, then Shutdown drains.
+//     `input` is cleared, the queue drains until component.DrainDeadline,
+//     in-flight calls return, then Shutdown; what fails then is counted
+//     as dropped (drain_timeout).
 //  3. Update applies new arguments: new outputs alone are swapped in
 //     place; a new config (or new extension handles) builds and starts a
-//     new instance, swaps it in, then shuts the old one down. Receivers and
+//     new instance, swaps it in, then drains the old one (until its
+//     exporter queue is empty, within Options.DrainTimeout; drain.go) and
+//     shuts it down. Receivers and
 //     extensions (which hold ports and files) stop the old instance before
 //     starting the new one; an extension's new instance is exported as a
 //     new handle, so that the components referencing it are updated too.

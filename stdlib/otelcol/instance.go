@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
@@ -35,9 +36,10 @@ type instance struct {
 	caps    consumer.Capabilities
 	reject  [telemetry.NumSignals]error
 
-	cfg  component.Config // the config the components were created from
-	host *host            // serves the extensions the config referenced
-	ext  *Extension       // an extension instance's handle
+	cfg   component.Config // the config the components were created from
+	host  *host            // serves the extensions the config referenced
+	ext   *Extension       // an extension instance's handle
+	probe *probe           // watches the components' queues and drops (drain.go)
 
 	redirect telemetry.Consumer
 	inflight atomic.Int64
@@ -53,8 +55,10 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		return nil, err
 	}
 	inst := &instance{cfg: cfg, redirect: a.input, host: &host{health: &a.health, extensions: d.extensions}}
+	inst.probe = &probe{dropped: a.opts.Dropped, persistent: persistentQueue(cfg)}
 	k := a.k
 	s := a.settings
+	s.tel.MeterProvider = probeMeterProvider{MeterProvider: s.tel.MeterProvider, p: inst.probe}
 	if k.class == classExtension {
 		c, err := k.createExtension(s, cfg)
 		if err != nil {
@@ -121,6 +125,7 @@ func (i *instance) start(ctx context.Context) error {
 // shuts the components down (in reverse order), which drains them.
 func (i *instance) shutdown(ctx context.Context) error {
 	i.closed.Store(true)
+	i.probe.retiring.Store(true)
 	for d := 50 * time.Microsecond; i.inflight.Load() > 0; d = min(2*d, 10*time.Millisecond) {
 		time.Sleep(d)
 	}
@@ -143,12 +148,21 @@ func (i *instance) enter() bool {
 
 func (i *instance) leave() { i.inflight.Add(-1) }
 
+// unsupported counts n items of sig refused because the instance does not
+// take sig.
+func (i *instance) unsupported(sig telemetry.Signal, n int) {
+	if i.probe.dropped != nil && n > 0 {
+		i.probe.dropped(sig.String(), flowcomp.DropUnsupportedSignal, n)
+	}
+}
+
 // Capabilities says whether any of the instance's components mutates data.
 func (i *instance) Capabilities() consumer.Capabilities { return i.caps }
 
 // ConsumeTraces hands td to the traces component.
 func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if i.traces == nil {
+		i.unsupported(telemetry.Traces, td.SpanCount())
 		return consumererror.NewPermanent(i.reject[telemetry.Traces])
 	}
 	if !i.enter() {
@@ -161,6 +175,7 @@ func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 // ConsumeMetrics hands md to the metrics component.
 func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 	if i.metrics == nil {
+		i.unsupported(telemetry.Metrics, md.DataPointCount())
 		return consumererror.NewPermanent(i.reject[telemetry.Metrics])
 	}
 	if !i.enter() {
@@ -173,6 +188,7 @@ func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error
 // ConsumeLogs hands ld to the logs component.
 func (i *instance) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if i.logs == nil {
+		i.unsupported(telemetry.Logs, ld.LogRecordCount())
 		return consumererror.NewPermanent(i.reject[telemetry.Logs])
 	}
 	if !i.enter() {
