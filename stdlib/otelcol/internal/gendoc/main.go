@@ -46,6 +46,8 @@ func main() {
 		fatal(err)
 	}
 	docs := map[string]string{}
+	typeDocs := map[string]string{}
+	refs := map[string]string{} // field key -> "<import path>.<type>" of its type
 	dec := json.NewDecoder(bytes.NewReader(b))
 	for dec.More() {
 		var p pkg
@@ -56,9 +58,15 @@ func main() {
 			continue
 		}
 		for _, f := range p.GoFiles {
-			if err := readFile(docs, p.ImportPath, filepath.Join(p.Dir, f)); err != nil {
+			if err := readFile(docs, typeDocs, refs, p.ImportPath, filepath.Join(p.Dir, f)); err != nil {
 				fatal(err)
 			}
+		}
+	}
+	// A field without a comment is described by its type's comment.
+	for k, t := range refs {
+		if _, ok := docs[k]; !ok && typeDocs[t] != "" {
+			docs[k] = typeDocs[t]
 		}
 	}
 	keys := make([]string, 0, len(docs))
@@ -95,7 +103,7 @@ func isUpstream(path string) bool {
 
 // readFile adds the documented fields of the exported struct types of
 // one file that carry a mapstructure tag.
-func readFile(docs map[string]string, importPath, path string) error {
+func readFile(docs, typeDocs, refs map[string]string, importPath, path string) error {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
 	if err != nil {
@@ -108,6 +116,15 @@ func readFile(docs map[string]string, importPath, path string) error {
 		}
 		for _, s := range gd.Specs {
 			ts := s.(*ast.TypeSpec)
+			if ts.Name.IsExported() {
+				text := ts.Doc.Text()
+				if text == "" && len(gd.Specs) == 1 {
+					text = gd.Doc.Text()
+				}
+				if line := firstSentence(text, ts.Name.Name); line != "" {
+					typeDocs[importPath+"."+ts.Name.Name] = line
+				}
+			}
 			st, ok := ts.Type.(*ast.StructType)
 			if !ok || !ts.Name.IsExported() {
 				continue
@@ -125,16 +142,58 @@ func readFile(docs map[string]string, importPath, path string) error {
 					text = fld.Comment.Text()
 				}
 				line := firstSentence(text, fld.Names[0].Name)
-				if line == "" {
-					continue
-				}
 				for _, n := range fld.Names {
-					docs[importPath+"."+ts.Name.Name+"."+n.Name] = line
+					key := importPath + "." + ts.Name.Name + "." + n.Name
+					if line != "" {
+						docs[key] = line
+					} else if t := typeRef(f, importPath, fld.Type); t != "" {
+						refs[key] = t
+					}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// typeRef returns "<import path>.<type>" of a field's named type (through
+// pointers, slices and maps), or "".
+func typeRef(f *ast.File, importPath string, e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ArrayType:
+			e = t.Elt
+		case *ast.MapType:
+			e = t.Value
+		case *ast.IndexExpr: // a generic type such as configoptional.Optional[T]
+			e = t.Index
+		case *ast.Ident:
+			if !t.IsExported() {
+				return ""
+			}
+			return importPath + "." + t.Name
+		case *ast.SelectorExpr:
+			x, ok := t.X.(*ast.Ident)
+			if !ok {
+				return ""
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				name := filepath.Base(path)
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				if name == x.Name {
+					return path + "." + t.Sel.Name
+				}
+			}
+			return ""
+		default:
+			return ""
+		}
+	}
 }
 
 // firstSentence returns the comment's first sentence on one line, without
