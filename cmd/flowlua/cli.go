@@ -24,6 +24,8 @@ type cli struct {
 	Check      checkCmd      `cmd:"" help:"Load and check a pipeline: types, references, cycles. Starts nothing."`
 	Graph      graphCmd      `cmd:"" help:"Print a pipeline's component and service graph as Graphviz DOT."`
 	Components componentsCmd `cmd:"" help:"List components, or show one component's arguments and exports."`
+	Test       testCmd       `cmd:"" help:"Run pipeline test cases (*_test.lua): input fed to a component, assertions on what reaches outputs."`
+	Fmt        fmtCmd        `cmd:"" help:"Format pipeline scripts canonically (-w writes them back, -d shows the diff and exits 1 when any)."`
 	Version    versionCmd    `cmd:"" help:"Print the version."`
 }
 

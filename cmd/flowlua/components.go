@@ -14,7 +14,9 @@ import (
 )
 
 type componentsCmd struct {
-	Name string `arg:"" optional:"" help:"A component name, e.g. file.read."`
+	Name  string `arg:"" optional:"" help:"A component name, e.g. file.read."`
+	JSON  bool   `name:"json" xor:"format" help:"Write JSON: arguments with types, defaults, enums and docs; exports; signals; stability; source."`
+	LuaLS bool   `name:"luals" xor:"format" help:"Write Lua Language Server annotations of every component and module (e.g. > .luals/flowlua.lua)."`
 	pluginFlags
 }
 
@@ -31,6 +33,20 @@ func (c *componentsCmd) Run(e *env) error {
 	modules, err := builtinModules(reg)
 	if err != nil {
 		return err
+	}
+	if c.LuaLS {
+		if c.Name != "" {
+			return &exitError{code: exitUsage, err: fmt.Errorf("flowlua components: --luals writes every component: give no name")}
+		}
+		return writeLuaLS(e.stdout, reg, modules)
+	}
+	if c.JSON && c.Name != "" && findModule(modules, c.Name) == nil {
+		if _, ok := reg.Get(c.Name); !ok {
+			return c.unknown(reg, modules)
+		}
+	}
+	if c.JSON {
+		return writeJSON(e.stdout, reg, modules, c.Name)
 	}
 	if c.Name == "" {
 		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -63,11 +79,7 @@ func (c *componentsCmd) Run(e *env) error {
 	}
 	r, ok := reg.Get(c.Name)
 	if !ok {
-		names := reg.Names()
-		for _, m := range modules {
-			names = append(names, m.Name)
-		}
-		return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, names))}
+		return c.unknown(reg, modules)
 	}
 	fmt.Fprintf(e.stdout, "%s (%s)\n", r.Name, r.Source)
 	if r.Doc != "" {
@@ -82,6 +94,15 @@ func (c *componentsCmd) Run(e *env) error {
 	fmt.Fprintln(e.stdout, "\nExports:")
 	writeFields(e, exports, false)
 	return nil
+}
+
+// unknown is the error for a name that is no component or module.
+func (c *componentsCmd) unknown(reg *component.Registry, modules []*script.ModuleDef) error {
+	names := reg.Names()
+	for _, m := range modules {
+		names = append(names, m.Name)
+	}
+	return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, names))}
 }
 
 func writeFields(e *env, fields []decode.Field, args bool) {

@@ -60,7 +60,11 @@ func (d *describer) fields(prefix string, v reflect.Value) {
 	d.active[v.Type()] = true
 	defer delete(d.active, v.Type())
 	for _, f := range configFields(v.Type()) {
+		n := len(d.out)
 		d.field(joinPath(prefix, f.key), fieldValue(v, f))
+		if doc := fieldDoc(v.Type(), f); doc != "" && d.out[n].Doc == "" {
+			d.out[n].Doc = doc
+		}
 	}
 }
 

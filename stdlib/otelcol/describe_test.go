@@ -58,7 +58,7 @@ func TestDescribe(t *testing.T) {
 	}, {
 		comp: "otelcol.processor.batch",
 		want: []decode.Field{
-			{Path: "timeout", Type: "duration", Default: `"200ms"`},
+			{Path: "timeout", Type: "duration", Default: `"200ms"`, Doc: "Timeout sets the time after which a batch will be sent regardless of size."},
 			{Path: "send_batch_size", Type: "integer", Default: "8192"},
 		},
 	}, {
@@ -74,6 +74,11 @@ func TestDescribe(t *testing.T) {
 			for _, w := range tt.want {
 				if g, ok := got[w.Path]; !ok {
 					t.Errorf("no field %s", w.Path)
+				} else if w.Doc == "" && g.Doc != "" {
+					// An upstream description (fielddoc_gen.go): any text.
+					if g.Doc = ""; g != w {
+						t.Errorf("field %s = %+v, want %+v", w.Path, g, w)
+					}
 				} else if g != w {
 					t.Errorf("field %s = %+v, want %+v", w.Path, g, w)
 				}

@@ -1,0 +1,48 @@
+package otelcol
+
+import (
+	"go.opentelemetry.io/collector/component"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+)
+
+// Signals lists the signals the upstream component supports (none for
+// extensions), for `flowlua components --json`.
+func (k *kind) Signals() []string {
+	var out []string
+	for _, s := range telemetry.AllSignals {
+		if k.supports[s] {
+			out = append(out, s.String())
+		}
+	}
+	return out
+}
+
+// Stability returns the upstream stability level of each signal the
+// component supports, or of the extension ("extension").
+func (k *kind) Stability() map[string]string {
+	out := map[string]string{}
+	if f, ok := k.factory.(stabilities); ok {
+		levels := [telemetry.NumSignals]component.StabilityLevel{f.TracesStability(), f.MetricsStability(), f.LogsStability()}
+		for _, s := range telemetry.AllSignals {
+			if k.supports[s] {
+				out[s.String()] = levels[s].String()
+			}
+		}
+	}
+	if f, ok := k.factory.(interface {
+		Stability() component.StabilityLevel
+	}); ok {
+		out["extension"] = f.Stability().String()
+	}
+	return out
+}
+
+// Upstream returns the Go package of the upstream component's config: the
+// component's source.
+func (k *kind) Upstream() string {
+	if t := deref(k.configType); t != nil {
+		return t.PkgPath()
+	}
+	return ""
+}
