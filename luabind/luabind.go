@@ -67,7 +67,6 @@
 package luabind
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -78,6 +77,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/luamem"
 )
 
 // Defaults and bounds of a load.
@@ -87,10 +87,12 @@ const (
 	// DefaultComputeTimeout bounds one compute call when
 	// LoadOptions.ComputeTimeout is 0.
 	DefaultComputeTimeout = time.Second
+	// DefaultMemoryLimit bounds the memory of the script's Lua state when
+	// LoadOptions.MemoryLimit is 0 (see package luabind/luamem).
+	DefaultMemoryLimit = 64 << 20
 
-	maxSourceSize  = 8 << 20  // bytes of one script or module
-	maxStringSize  = 64 << 20 // bytes of a string built by string.rep
-	maxDiagnostics = 100      // the load stops after this many problems
+	maxSourceSize  = 8 << 20 // bytes of one script or module
+	maxDiagnostics = 100     // the load stops after this many problems
 )
 
 // LoadOptions configure a load.
@@ -109,6 +111,9 @@ type LoadOptions struct {
 	// ComputeTimeout bounds one call of a compute function at evaluation
 	// time; 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
+	// MemoryLimit bounds the memory of the script's Lua state, at load
+	// and in compute calls; 0 means DefaultMemoryLimit.
+	MemoryLimit int64
 	// Print receives what the script prints with print; nil means
 	// os.Stderr, so that a command's own output stays clean.
 	Print io.Writer
@@ -202,6 +207,9 @@ func newLoader(path string, opts LoadOptions) (*loader, error) {
 	if ld.opts.ComputeTimeout <= 0 {
 		ld.opts.ComputeTimeout = DefaultComputeTimeout
 	}
+	if ld.opts.MemoryLimit <= 0 {
+		ld.opts.MemoryLimit = DefaultMemoryLimit
+	}
 	if ld.opts.Print == nil {
 		ld.opts.Print = os.Stderr
 	}
@@ -239,17 +247,19 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 	}
 	ld.out.AddFile(ld.path, src)
 
-	ctx, cancel := context.WithTimeout(context.Background(), ld.opts.Timeout)
-	defer cancel()
 	L := ld.L
-	L.SetContext(ctx)
+	guard := luamem.Start(L, ld.opts.Timeout, ld.opts.MemoryLimit, false)
+	L.SetContext(guard)
 	L.Push(L.NewFunctionFromProto(ch.proto))
 	err := L.PCall(0, 0, ld.errFunc)
 	L.RemoveContext()
+	guard.Stop()
 	ld.done = true
 	if err != nil {
 		d := ld.errorDiagnostic(err, script.Pos{File: ld.path, Line: 1})
-		if ctx.Err() != nil {
+		if lerr := guard.LimitErr(); lerr != nil {
+			d.Message = "loading the script: " + lerr.Error()
+		} else if guard.Err() != nil {
 			d.Message = fmt.Sprintf("script did not finish loading within %s (is there an endless loop?)", ld.opts.Timeout)
 		}
 		ld.diags = append(ld.diags, d)
