@@ -53,14 +53,18 @@ func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any)
 	}
 	set := inst.set.Load()
 	hook := hookName(s)
+	inst.rebuildIfBroken(v)
 	b := v.dataBatch(data)
-	rets, c, err := v.callCollect(ctx, hook, v.hooks.on[s], set.timeout, b.Value())
+	rets, c, err := v.callCollect(ctx, hook, v.hooks.on[s], set.timeout, set.memory, b.Value())
 	var emits []emitted
 	if err == nil {
 		emits, err = inst.results(hook, rets, c.emits)
 	}
 	c.invalidate()
 	b.Invalidate()
+	if overLimit(err) {
+		inst.rebuild(v)
+	}
 	inst.pool.release(v)
 
 	if err != nil {

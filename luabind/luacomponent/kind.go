@@ -50,13 +50,16 @@ func Read(p *Plugin, name string) (*Kind, error) {
 	if k.chunk == nil {
 		return nil, fmt.Errorf("plugin %s has no file for component %q", p.Name, name)
 	}
-	_, t, err := newVM(k, nil, true, reflect.Value{}, loadTimeout)
+	_, t, err := newVM(k, nil, true, reflect.Value{}, loadTimeout, DefaultMemoryLimit)
 	if err != nil {
 		var ce *callError
 		if errors.As(err, &ce) {
 			msg, _, _ := strings.Cut(ce.traceback, "\n")
 			if ce.timeout > 0 {
 				msg = fmt.Sprintf("the file did not finish running within %s", loadTimeout)
+			}
+			if ce.memory != nil {
+				msg = "running the file: " + ce.memory.Error()
 			}
 			return nil, k.chunk.At(msg)
 		}

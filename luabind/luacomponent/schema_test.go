@@ -95,7 +95,7 @@ func TestSchemaDecodeDefaultsAndPlaceholders(t *testing.T) {
 		"keys":     []any{"a", "b"},
 		"rules":    []any{map[string]any{"attr": "env", "equals": "x", "output": map[string]any{"traces": []any{}, "metrics": []any{}, "logs": []any{}}}},
 		"extra":    []any{1.0},
-		"anything": nil, "flag": false, "sink": nil, "timeout": "1s",
+		"anything": nil, "flag": false, "sink": nil, "timeout": "1s", "memory_limit": "64MiB",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("decoded\n%v\nwant\n%v", got, want)
@@ -128,6 +128,7 @@ func TestSchemaDescribe(t *testing.T) {
 		"flag|boolean|false||",
 		"interval|duration|false|\"10s\"|",
 		"keys|list(string)|false|{ \"a\", \"b\" }|",
+		"memory_limit|string|false|\"64MiB\"|memory budget of each Lua state of the component (\"64MiB\", \"1GiB\"): a call that goes over it fails, and the state is rebuilt",
 		`mode|one of "fast", "slow"|false|"fast"|`,
 		"name|string|true||the name",
 		"ratio|number|false||",
@@ -169,7 +170,7 @@ return { signals = { "logs" }, on_logs = function(b) return b end }
 	for _, f := range args {
 		names = append(names, f.Path)
 	}
-	if got := strings.Join(names, ","); got != "concurrency,on_error,output,output.traces,output.metrics,output.logs,timeout" {
+	if got := strings.Join(names, ","); got != "concurrency,memory_limit,on_error,output,output.traces,output.metrics,output.logs,timeout" {
 		t.Errorf("arguments %s", got)
 	}
 	if len(exports) != 1 || exports[0].Path != "input" || exports[0].Type != "telemetry.Consumer" {

@@ -2,6 +2,7 @@ package luamem
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -40,7 +41,7 @@ const (
 type Guard struct {
 	flags atomic.Uint32
 	at    time.Time
-	timer *time.Timer
+	timer atomic.Pointer[time.Timer]
 	done  atomic.Bool // Stop was called
 
 	// Set by Start, then read only.
@@ -81,7 +82,7 @@ func Start(L *lua.LState, timeout time.Duration, limit int64, measure bool, extr
 			g.flags.Store(flagMeasure)
 		}
 	}
-	g.timer = time.AfterFunc(min(Tick, timeout), g.tick)
+	g.timer.Store(time.AfterFunc(min(Tick, timeout), g.tick))
 	return g
 }
 
@@ -107,13 +108,18 @@ func (g *Guard) tick() {
 			g.flags.Or(flagMeasure)
 		}
 	}
-	g.timer.Reset(min(Tick, g.at.Sub(now)))
+	t := g.timer.Load()
+	for t == nil { // Start has not stored it yet
+		runtime.Gosched()
+		t = g.timer.Load()
+	}
+	t.Reset(min(Tick, g.at.Sub(now)))
 }
 
 // Stop releases the timer; the guard's verdict (Err) stays.
 func (g *Guard) Stop() {
 	g.done.Store(true)
-	g.timer.Stop()
+	g.timer.Load().Stop()
 }
 
 // Deadline returns the time limit.
@@ -199,3 +205,28 @@ func FromState(L *lua.LState) *Guard {
 	g, _ := L.Context().(*Guard)
 	return g
 }
+
+// gcCycles counts the garbage collector's cycles (see GCCycles).
+var gcCycles atomic.Uint64
+
+// gcSentinel is garbage whose finalizer counts a cycle and makes the next
+// sentinel; it has a pointer so that it is not a tiny allocation, whose
+// finalizers may never run.
+type gcSentinel struct{ _ *int }
+
+func init() { newGCSentinel() }
+
+func newGCSentinel() {
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+		gcCycles.Add(1)
+		newGCSentinel()
+	})
+}
+
+// GCCycles returns a number that grows by about one per cycle of the
+// garbage collector, at the cost of an atomic load. A caller that keeps
+// the value it last saw measures a state again once it changed: cycles
+// come as the heap grows (GOGC), so a state that grows a little in each
+// of many short calls, none long enough for the guard's timer, is
+// measured as often as the process's heap grows.
+func GCCycles() uint64 { return gcCycles.Load() }

@@ -42,6 +42,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -131,8 +132,9 @@ const (
 
 // Size estimates the bytes held by what L can reach: its globals, its
 // registry, and its call stack (each frame's function and named locals,
-// the running frame's registers), plus extra roots. Each string counts
-// once however often it is referenced; tables, functions and userdata
+// the running frame's registers), plus extra roots. Each string of 64
+// bytes or more counts once however often it is referenced (a shorter
+// one at each reference); tables, functions and userdata
 // count once, with an estimate of their entries. Walking stops once the
 // total passes stop (when stop > 0) and returns what it has counted.
 //
@@ -140,7 +142,9 @@ const (
 // from inside one (the Guard calls it between two instructions). It
 // allocates as it walks, in proportion to the number of values.
 func Size(L *lua.LState, stop int64, extra ...lua.LValue) int64 {
-	w := walker{seen: map[unsafe.Pointer]struct{}{}, strs: map[*byte]struct{}{}, stop: stop}
+	w := walkers.Get().(*walker)
+	defer w.release()
+	w.stop = stop
 	w.push(L.G.Registry)
 	w.push(L.G.Global)
 	w.push(L.Env)
@@ -170,6 +174,27 @@ func Size(L *lua.LState, stop int64, extra ...lua.LValue) int64 {
 	return w.total
 }
 
+// walkers reuse the maps of earlier walks.
+var walkers = sync.Pool{New: func() any {
+	return &walker{seen: make(map[unsafe.Pointer]struct{}, 1024), strs: make(map[*byte]struct{}, 256)}
+}}
+
+// release returns w to the pool, unless a large walk grew its maps.
+func (w *walker) release() {
+	if len(w.seen) > 1<<14 || len(w.strs) > 1<<14 {
+		return
+	}
+	clear(w.seen)
+	clear(w.strs)
+	w.todo = w.todo[:0]
+	w.total, w.stop = 0, 0
+	walkers.Put(w)
+}
+
+// dedupeString is the length from which a string counts once however
+// often it is referenced; shorter ones count at each reference.
+const dedupeString = 64
+
 // walker adds up the sizes of values reachable from its roots, without
 // recursion (a table nested a million deep is a list to it).
 type walker struct {
@@ -183,7 +208,8 @@ type walker struct {
 func (w *walker) push(v lua.LValue) {
 	switch x := v.(type) {
 	case lua.LString:
-		if len(x) == 0 {
+		if len(x) < dedupeString {
+			w.total += stringHeader + int64(len(x))
 			return
 		}
 		p := unsafe.StringData(string(x))
