@@ -50,7 +50,8 @@ func TestSchemaDecodeErrors(t *testing.T) {
 	}{
 		{"missing required", map[string]any{}, `missing required field "name"`},
 		{"unknown field", map[string]any{"name": "n", "cout": 3.0}, `unknown field "cout" (did you mean "count"?)`},
-		{"not an integer", map[string]any{"name": "n", "count": 1.5}, `count: expected integer, got 1.5`},
+		{"not an integer", map[string]any{"name": "n", "count": 1.5}, `count: expected integer in [-9223372036854775808, 9223372036854775807], got 1.5`},
+		{"integer out of range", map[string]any{"name": "n", "count": 1e300}, `count: expected integer in [-9223372036854775808, 9223372036854775807], got 1e+300`},
 		{"wrong type", map[string]any{"name": "n", "flag": "yes"}, `flag: expected boolean, got string`},
 		{"enum", map[string]any{"name": "n", "mode": "fsat"}, `mode: expected one of "fast", "slow", got "fsat" (did you mean "fast"?)`},
 		{"duration", map[string]any{"name": "n", "interval": "2 seconds"}, `interval: invalid duration "2 seconds"`},
