@@ -47,11 +47,16 @@
 // # Limits
 //
 // A file is at most 8 MiB and its expressions nest at most 500 deep; an
-// argument table nests at most 100 deep and holds at most 2^20 values;
-// string.rep builds at most 64 MiB and string.format widths have at most
-// two digits; a load stops after 100 problems. Not bounded: the memory a
-// script allocates in a loop (gopher-lua has no allocator hook), and one
-// long pattern match, which the deadline cannot interrupt.
+// argument table nests at most 100 deep and holds at most 2^20 values; a
+// load stops after 100 problems; string.format widths have at most two
+// digits. The script's Lua state has a memory budget
+// (LoadOptions.MemoryLimit, 64 MiB by default) kept by package
+// luabind/luamem at load and in compute calls: string.rep, string.format,
+// string.gsub and table.concat refuse to build a string larger than the
+// budget, and the state measures itself as the process allocates; a
+// script over its budget fails to load with "memory limit of 64 MiB
+// exceeded". Not bounded: one long pattern match, which the deadline
+// cannot interrupt.
 //
 // # The Lua state after Load
 //
