@@ -58,7 +58,7 @@ type Guard struct {
 	// Owned by the goroutine that runs L.
 	size  int64 // the last measure
 	err   atomic.Pointer[LimitError]
-	Walks int // how many times the state was measured, for tests
+	walks int // how many times the state was measured, for tests
 }
 
 // closed is the channel Done returns once the call must end.
@@ -152,7 +152,7 @@ func (g *Guard) slow() <-chan struct{} {
 // holds (at least a quarter of the limit), so that walking costs in
 // proportion to what the process allocates.
 func (g *Guard) measure() {
-	g.Walks++
+	g.walks++
 	g.size = Size(g.L, g.limit, g.extra...)
 	if g.size > g.limit {
 		g.Fail(&LimitError{Limit: g.limit, Size: g.size})
