@@ -62,10 +62,14 @@ func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any)
 	}
 	c.invalidate()
 	b.Invalidate()
+	restart := false
 	if overLimit(err) {
-		inst.rebuild(v)
+		restart = inst.rebuild(v) && v.primary
 	}
 	inst.pool.release(v)
+	if restart {
+		inst.restart(v)
+	}
 
 	if err != nil {
 		inst.failed(hook, err)

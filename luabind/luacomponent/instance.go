@@ -163,22 +163,27 @@ func (inst *instance) Run(ctx context.Context) error {
 	defer inst.runCtx.Store(nil)
 
 	inst.timers.run(ctx, inst.fire)
-	if inst.primary.hooks.start != nil {
-		_ = inst.invoke(ctx, inst.primary, "start", func(v *vm) (*lua.LFunction, []lua.LValue) {
-			info := v.L.NewTable()
-			info.RawSetString("id", lua.LString(inst.opts.ID))
-			info.RawSetString("data_path", lua.LString(inst.opts.DataPath))
-			return v.hooks.start, []lua.LValue{info}
-		}, nil)
-	}
+	inst.start(ctx)
 	<-ctx.Done()
 	inst.timers.wait()
-	if inst.primary.hooks.stop != nil {
-		_ = inst.invoke(context.Background(), inst.primary, "stop", func(v *vm) (*lua.LFunction, []lua.LValue) {
-			return v.hooks.stop, nil
-		}, nil)
-	}
+	// The hooks are read with the state locked: a rebuild replaces them.
+	_ = inst.invoke(context.Background(), inst.primary, "stop", func(v *vm) (*lua.LFunction, []lua.LValue) {
+		return v.hooks.stop, nil
+	}, nil)
 	return nil
+}
+
+// start calls start(ctx) in the primary state, if the file has it.
+func (inst *instance) start(ctx context.Context) {
+	_ = inst.invoke(ctx, inst.primary, "start", func(v *vm) (*lua.LFunction, []lua.LValue) {
+		if v.hooks.start == nil {
+			return nil, nil
+		}
+		info := v.L.NewTable()
+		info.RawSetString("id", lua.LString(inst.opts.ID))
+		info.RawSetString("data_path", lua.LString(inst.opts.DataPath))
+		return v.hooks.start, []lua.LValue{info}
+	}, nil)
 }
 
 // Update applies new arguments to every state.
@@ -291,15 +296,10 @@ func (inst *instance) rebuildIfBroken(v *vm) {
 // runs: its timers died with the old state.
 func (inst *instance) restart(v *vm) {
 	ctx := inst.runCtx.Load()
-	if ctx == nil || (*ctx).Err() != nil {
+	if ctx == nil || (*ctx).Err() != nil || v != inst.primary {
 		return
 	}
-	_ = inst.invoke(*ctx, v, "start", func(v *vm) (*lua.LFunction, []lua.LValue) {
-		info := v.L.NewTable()
-		info.RawSetString("id", lua.LString(inst.opts.ID))
-		info.RawSetString("data_path", lua.LString(inst.opts.DataPath))
-		return v.hooks.start, []lua.LValue{info}
-	}, nil)
+	inst.start(*ctx)
 }
 
 // failed records a failed call.

@@ -14,7 +14,7 @@ import (
 // batch of more than one span and passes single spans on.
 const memPlugin = `
 -- m/plugin.lua --
-return { name = "m", version = "1.0.0", components = { "bomb" } }
+return { name = "m", version = "1.0.0", components = { "bomb", "ticker" } }
 -- m/bomb.lua --
 local bombs = {
   concat = function() local s = "x" while true do s = s .. s end end,
@@ -37,6 +37,44 @@ return {
   end,
 }
 `
+
+// tickerFile is a component whose start counts and starts a timer.
+const tickerFile = `
+-- m/ticker.lua --
+local starts = metrics.counter("starts_total", "Calls of start.")
+local ticks = metrics.counter("ticks_total", "Timer ticks.")
+return {
+  signals = { "traces" },
+  start = function() starts:inc() every("10ms", function() ticks:inc() end) end,
+  on_traces = function(batch)
+    if batch:span_count() > 1 then local s = "x" while true do s = s .. s end end
+    return batch
+  end,
+}
+`
+
+// TestMemoryRebuildsPrimary checks that a rebuilt primary state runs
+// start again, so that its timers live on in the new state.
+func TestMemoryRebuildsPrimary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates hundreds of MiB")
+	}
+	r := mustLoad(t, memPlugin+tickerFile, "m", "ticker", map[string]any{})
+	e := newEnv("m.ticker.a")
+	c := build(t, r, e, map[string]any{"timeout": "20s", "output": map[string]any{"traces": []any{&sink{}}}})
+	run(t, c)
+	eventually(t, "a tick", func() bool { return metricValue(t, e, "m_ticker_ticks_total", nil) > 0 })
+	input := e.lastExports()["input"].(telemetry.Consumer)
+	if err := input.ConsumeTraces(context.Background(), traces(2)); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.CurrentHealth(); h.Health != component.HealthUnhealthy || !strings.Contains(h.Message, "memory limit of 64 MiB exceeded") {
+		t.Fatalf("health %v %q\n%s", h.Health, h.Message, e.logs.String())
+	}
+	eventually(t, "start again", func() bool { return metricValue(t, e, "m_ticker_starts_total", nil) == 2 })
+	before := metricValue(t, e, "m_ticker_ticks_total", nil)
+	eventually(t, "ticks of the new state", func() bool { return metricValue(t, e, "m_ticker_ticks_total", nil) > before+2 })
+}
 
 // TestMemoryBombs checks each way a callback can allocate without bound:
 // the call fails with the memory limit's error (stack overflow for
