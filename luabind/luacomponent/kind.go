@@ -58,9 +58,6 @@ func Read(p *Plugin, name string) (*Kind, error) {
 			if ce.timeout > 0 {
 				msg = fmt.Sprintf("the file did not finish running within %s", loadTimeout)
 			}
-			if ce.memory != nil {
-				msg = "running the file: " + ce.memory.Error()
-			}
 			return nil, k.chunk.At(msg)
 		}
 		return nil, script.Errorf(script.Pos{File: k.chunk.file, Line: 1}, "%v", err)
