@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,12 +21,20 @@ import (
 // registered component.
 type ComponentKind struct {
 	Registration component.Registration
+	// Chain names the component through the module instances it was
+	// declared in (script.Block.Chain); empty means its id.
+	Chain string
 }
 
 var _ NodeKind = (*ComponentKind)(nil)
 
-// Title returns the id: components are named by their ids.
-func (k *ComponentKind) Title(id string) string { return id }
+// Title returns the component's chain, its id at the top level.
+func (k *ComponentKind) Title(id string) string {
+	if k.Chain != "" {
+		return k.Chain
+	}
+	return id
+}
 
 // Needs returns the services the component declared.
 func (k *ComponentKind) Needs() []string { return k.Registration.NeedsServices }
@@ -79,7 +89,8 @@ type componentNode struct {
 	runErr   error // Run's error once it returned
 	exited   bool
 	since    time.Time
-	live     bool // committed to the running graph: export changes propagate
+	live     bool      // committed to the running graph: export changes propagate
+	drainBy  time.Time // set by stop: when Run must have drained
 	metrics  *trackingRegisterer
 	cancel   context.CancelFunc
 	done     chan struct{}
@@ -108,6 +119,7 @@ func (n *componentNode) stage(decl *Node, lookup Lookup) (staged, error) {
 	if err != nil {
 		return staged{}, err
 	}
+	args = withTap(args, n.c.tapFor(n.id))
 	n.mu.Lock()
 	built, same := n.instance != nil, reflect.DeepEqual(n.args, args)
 	n.mu.Unlock()
@@ -139,6 +151,10 @@ func (n *componentNode) build(decl *Node, args component.Arguments) error {
 		DataPath:      filepath.Join(c.opts.DataPath, n.id),
 		OnStateChange: n.setExports,
 		Registerer:    n.metrics,
+		DrainTimeout:  c.opts.DrainTimeout,
+		Dropped: func(signal, reason string, count int) {
+			c.metrics.countDropped(n.id, signal, reason, count)
+		},
 		GetServiceData: func(name string) (any, error) {
 			if !slices.Contains(reg.NeedsServices, name) {
 				return nil, fmt.Errorf("component %s did not declare service %q", n.id, name)
@@ -167,7 +183,7 @@ func (n *componentNode) build(decl *Node, args component.Arguments) error {
 // start runs a committed component.
 func (n *componentNode) start() {
 	c := n.c
-	ctx, cancel := context.WithCancel(c.ctx)
+	ctx, cancel := context.WithCancel(component.WithDrainDeadline(c.ctx, n.drainDeadline))
 	n.mu.Lock()
 	n.live, n.cancel, n.done = true, cancel, make(chan struct{})
 	n.mu.Unlock()
@@ -212,18 +228,28 @@ func (n *componentNode) evalFailed(err error) {
 	n.c.logger.Error("evaluating component failed, keeping its last arguments", "component_id", n.id, "err", err)
 }
 
-// stop cancels the component and waits for it to drain.
-func (n *componentNode) stop(why string) {
+// stop cancels the component and waits for it to drain, which it must
+// have done by deadline (component.DrainDeadline tells it); one that has
+// not stopped StopGrace later is abandoned.
+func (n *componentNode) stop(why string, deadline time.Time) {
 	n.mu.Lock()
 	n.live = false
+	n.drainBy = deadline
 	cancel, done := n.cancel, n.done
 	n.mu.Unlock()
 	n.c.logger.Info("stopping component", "component_id", n.id, "reason", why)
 	if cancel != nil {
 		cancel()
-		waitLogged(n.c.logger, done, "component_id", n.id)
+		waitLogged(n.c.logger, done, "component_id", n.id, deadline)
 	}
 	n.metrics.unregisterAll()
+}
+
+// drainDeadline is when the component must have drained, once stop set it.
+func (n *componentNode) drainDeadline() time.Time {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.drainBy
 }
 
 func (n *componentNode) lifelong() bool { return false }
@@ -245,6 +271,12 @@ func (n *componentNode) setExports(e component.Exports) {
 	if changed && live {
 		n.c.markDirty(n.id)
 	}
+}
+
+func (n *componentNode) exportValues() map[string]any {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return maps.Clone(n.exports)
 }
 
 func (n *componentNode) export(name string) (any, bool) {
@@ -292,14 +324,20 @@ func (n *componentNode) info(g *Graph) (component.Info, bool) {
 	h := n.health()
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	blk := n.decl.Block
 	i := component.Info{
-		ID:        n.id,
-		Name:      n.decl.Kind.(*ComponentKind).Registration.Name,
-		Label:     n.decl.Block.Label,
-		Component: n.instance,
-		Health:    h,
-		Arguments: n.args,
-		Exports:   n.rawExp,
+		ID:             n.id,
+		Name:           n.decl.Kind.(*ComponentKind).Registration.Name,
+		Label:          blk.Label,
+		Component:      n.instance,
+		Health:         h,
+		Arguments:      n.args,
+		Exports:        n.rawExp,
+		ModuleInstance: strings.TrimSuffix(blk.Scope(), "."),
+		Placement:      blk.Placement,
+	}
+	if i.Placement == "" {
+		i.Placement = "all_nodes"
 	}
 	if g != nil {
 		i.Dependencies = g.Dependencies(n.id)

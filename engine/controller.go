@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
 )
@@ -27,6 +28,12 @@ type ControllerOptions struct {
 	DataPath string
 	// Registerer receives flowlua's metrics and every component's.
 	Registerer prometheus.Registerer
+	// DrainTimeout bounds how long a component that a reload removes or
+	// replaces, or that stops at shutdown, may take to hand on what it
+	// holds (an exporter's queue); what is left after it is dropped and
+	// counted in flowlua_component_dropped_items_total. At shutdown it
+	// bounds the whole drain, not each component's. Zero: no drain.
+	DrainTimeout time.Duration
 	// Load runs the script again, for Reload, and returns it with the
 	// registry to check it against (the built-in components plus those of
 	// the plugins it declares); a nil registry means Registry.
@@ -70,6 +77,12 @@ type Controller struct {
 
 	loaded atomic.Bool
 
+	// taps observe each component's outputs, by component id (tap.go);
+	// lastLoad and plugins describe the last load (lastload.go).
+	taps     map[string]*telemetry.Tap
+	lastLoad service.Load
+	plugins  []service.Plugin
+
 	dirtyMu sync.Mutex
 	dirty   map[string]bool
 	wake    chan struct{}
@@ -98,8 +111,12 @@ type liveNode interface {
 	evalFailed(err error)
 	// export returns the current value of one of the node's exports.
 	export(name string) (any, bool)
-	// stop stops the node and waits until it has drained.
-	stop(why string)
+	// exportValues returns every current export by name (a copy).
+	exportValues() map[string]any
+	// stop stops the node and waits until it has drained, which it must
+	// have done by deadline: a node that has not stopped StopGrace after
+	// it is abandoned (logged) rather than waited for forever.
+	stop(why string, deadline time.Time)
 	// lifelong reports whether the node runs for the life of the process:
 	// never removed by a reload, stopped after every other node.
 	lifelong() bool
@@ -135,6 +152,7 @@ func NewController(opts ControllerOptions) *Controller {
 		cancel:   cancel,
 		services: map[string]*serviceNode{},
 		live:     map[string]liveNode{},
+		taps:     map[string]*telemetry.Tap{},
 		dirty:    map[string]bool{},
 		wake:     make(chan struct{}, 1),
 	}
@@ -144,6 +162,7 @@ func NewController(opts ControllerOptions) *Controller {
 		c.services[defs[i].Name] = &serviceNode{svc: s, c: c}
 	}
 	c.loader = &Loader{Registry: opts.Registry, Services: defs}
+	_ = opts.Registerer.Register(sendsCollector{c})
 	return c
 }
 
@@ -176,7 +195,7 @@ func (c *Controller) Reload() error {
 	start := time.Now()
 	first := !c.Loaded()
 	err := c.reload()
-	c.metrics.observeLoad(err, time.Since(start))
+	c.recordLoad(start, err)
 	switch {
 	case err != nil && first:
 		return err // the caller reports it and exits
@@ -221,7 +240,7 @@ func (c *Controller) Apply(s *script.Script) error {
 func (c *Controller) ApplyWith(s *script.Script, reg *component.Registry) error {
 	start := time.Now()
 	err := c.apply(s, reg)
-	c.metrics.observeLoad(err, time.Since(start))
+	c.recordLoad(start, err)
 	return err
 }
 
@@ -273,13 +292,15 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 			if _, replaced := g.Nodes[id]; replaced {
 				why = "its implementation changed"
 			}
-			ln.stop(why)
+			ln.stop(why, time.Now().Add(c.opts.DrainTimeout))
 			stopped++
 		}
 	}
 	c.mu.Lock()
 	c.graph, c.live, c.files = g, next, maps.Clone(s.Digests)
+	c.plugins = pluginsOf(loader.Registry)
 	c.mu.Unlock()
+	c.closeRemovedTaps(g)
 	for _, id := range g.Order {
 		if commit := p.commits[id]; commit != nil {
 			commit()
@@ -295,40 +316,62 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 // stopWarnEvery is how often a slow stop is logged.
 const stopWarnEvery = 10 * time.Second
 
-// waitLogged waits for done, logging every stopWarnEvery that a node is
-// still draining: a stop is never cut short (exporters drain their
-// queues), but it is never silent either.
-func waitLogged(logger *slog.Logger, done <-chan struct{}, key, id string) {
+// StopGrace is how long the controller still waits for a node to stop
+// once its drain deadline has passed (the component is then dropping what
+// is left); after it, the node is abandoned.
+const StopGrace = 5 * time.Second
+
+// waitLogged waits for done until deadline plus StopGrace, logging every
+// stopWarnEvery that a node is still draining: a stop is bounded, and
+// never silent. It reports whether the node stopped.
+func waitLogged(logger *slog.Logger, done <-chan struct{}, key, id string, deadline time.Time) bool {
 	start := time.Now()
 	t := time.NewTicker(stopWarnEvery)
 	defer t.Stop()
+	limit := time.NewTimer(time.Until(deadline.Add(StopGrace)))
+	defer limit.Stop()
 	for {
 		select {
 		case <-done:
-			return
+			return true
 		case <-t.C:
 			logger.Warn("still waiting for a node to stop", key, id, "waited", time.Since(start).Round(time.Second))
+		case <-limit.C:
+			logger.Error("a node did not stop within its drain bound; abandoning it", key, id, "waited", time.Since(start).Round(time.Millisecond))
+			return false
 		}
 	}
 }
 
-// shutdown stops every node in reverse dependency order, the lifelong ones
-// (services) last.
+// shutdown stops every node, dependants first, the lifelong ones
+// (services) last. The nodes of one level do not depend on each other and
+// stop together; the whole drain is bounded by DrainTimeout.
 func (c *Controller) shutdown() {
 	c.applyMu.Lock()
 	defer c.applyMu.Unlock()
 	c.mu.RLock()
 	g, live := c.graph, c.live
 	c.mu.RUnlock()
+	deadline := time.Now().Add(c.opts.DrainTimeout)
 	if g != nil {
 		for _, lifelong := range []bool{false, true} {
-			for _, id := range slices.Backward(g.Order) {
-				if ln := live[id]; ln != nil && ln.lifelong() == lifelong {
-					ln.stop("shutting down")
+			for _, level := range slices.Backward(g.levels) {
+				var wg sync.WaitGroup
+				for _, id := range level {
+					if ln := live[id]; ln != nil && ln.lifelong() == lifelong {
+						wg.Go(func() { ln.stop("shutting down", deadline) })
+					}
 				}
+				wg.Wait()
 			}
 		}
 	}
 	c.cancel()
-	c.wg.Wait()
+	runs := make(chan struct{})
+	go func() { c.wg.Wait(); close(runs) }()
+	select {
+	case <-runs:
+	case <-time.After(time.Until(deadline.Add(StopGrace))):
+		c.logger.Error("shut down with runs that did not stop within the drain bound")
+	}
 }

@@ -14,6 +14,7 @@ type controllerMetrics struct {
 	loadSeconds prometheus.Histogram
 	evalSeconds prometheus.Histogram
 	components  prometheus.Gauge
+	dropped     *prometheus.CounterVec
 }
 
 func newControllerMetrics(reg prometheus.Registerer) *controllerMetrics {
@@ -44,8 +45,14 @@ func newControllerMetrics(reg prometheus.Registerer) *controllerMetrics {
 			Name: "flowlua_components",
 			Help: "Components in the running graph.",
 		}),
+		// The controller owns it, not the component: the count of what a
+		// removed component dropped while it stopped outlives it.
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "flowlua_component_dropped_items_total",
+			Help: "Items (spans, metric data points, log records) a component dropped, by signal and reason (drain_timeout, export_failed, unsupported_signal, on_error).",
+		}, []string{"component_id", "signal", "reason"}),
 	}
-	for _, c := range []prometheus.Collector{m.loads, m.lastSuccess, m.lastLoad, m.loadSeconds, m.evalSeconds, m.components} {
+	for _, c := range []prometheus.Collector{m.loads, m.lastSuccess, m.lastLoad, m.loadSeconds, m.evalSeconds, m.components, m.dropped} {
 		_ = reg.Register(c)
 	}
 	return m
@@ -67,3 +74,8 @@ func (m *controllerMetrics) observeLoad(err error, d time.Duration) {
 func (m *controllerMetrics) observeEvaluation(d time.Duration) { m.evalSeconds.Observe(d.Seconds()) }
 
 func (m *controllerMetrics) setComponents(n int) { m.components.Set(float64(n)) }
+
+// countDropped counts n items of signal that component id dropped.
+func (m *controllerMetrics) countDropped(id, signal, reason string, n int) {
+	m.dropped.WithLabelValues(id, signal, reason).Add(float64(n))
+}

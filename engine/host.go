@@ -18,7 +18,9 @@ func (c *Controller) GetComponent(id string) (component.Info, error) {
 	c.mu.RUnlock()
 	if ln != nil {
 		if i, ok := ln.info(g); ok {
-			return i, nil
+			is := []component.Info{i}
+			c.addSends(is)
+			return is[0], nil
 		}
 	}
 	return component.Info{}, fmt.Errorf("no component %q", id)
@@ -40,6 +42,7 @@ func (c *Controller) ListComponents() []component.Info {
 			out = append(out, i)
 		}
 	}
+	c.addSends(out)
 	return out
 }
 

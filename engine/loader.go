@@ -88,25 +88,38 @@ func (b *builder) addBlocks() {
 				continue
 			}
 			n.Block = blk
+		case script.KindModule:
+			if !b.addNode(blk, id, first, &ModuleKind{Block: blk}) {
+				continue
+			}
 		default:
 			reg, ok := b.loader.Registry.Get(blk.Name)
 			if !ok {
 				b.errorf(blk.Pos, "unknown component %q%s", blk.Name, script.DidYouMean(blk.Name, b.loader.Registry.Names()))
 				continue
 			}
-			if prev := first[id]; prev != nil {
-				b.errorf(blk.Pos, "duplicate component %q: first declared at %s", id, prev.Pos)
+			if !b.addNode(blk, id, first, &ComponentKind{Registration: reg, Chain: blk.Chain()}) {
 				continue
 			}
-			if _, clash := b.services[id]; clash {
-				b.errorf(blk.Pos, "component id %q clashes with the service of that name", id)
-				continue
-			}
-			b.nodes[id] = &Node{ID: id, Block: blk, Kind: &ComponentKind{Registration: reg}}
-			b.dag.AddNode(id)
 		}
 		first[id] = blk
 	}
+}
+
+// addNode adds the node of a component or module instance block unless
+// its id is taken.
+func (b *builder) addNode(blk *script.Block, id string, first map[string]*script.Block, kind NodeKind) bool {
+	if prev := first[id]; prev != nil {
+		b.errorf(blk.Pos, "duplicate component %q: first declared at %s", id, prev.Pos)
+		return false
+	}
+	if _, clash := b.services[id]; clash {
+		b.errorf(blk.Pos, "component id %q clashes with the service of that name", id)
+		return false
+	}
+	b.nodes[id] = &Node{ID: id, Block: blk, Kind: kind}
+	b.dag.AddNode(id)
+	return true
 }
 
 func (b *builder) edge(from, to, label string) {
@@ -134,8 +147,7 @@ func (b *builder) addEdges() {
 		for _, ref := range n.Block.Refs() {
 			exports, ok := b.exportsOf(ref.Component)
 			if !ok {
-				b.errorf(ref.Pos, "reference to undeclared component %q%s", ref.Component,
-					script.DidYouMean(ref.Component, b.referableIDs()))
+				b.undeclared(ref)
 				continue
 			}
 			if _, ok := exports[ref.Export]; !ok {
@@ -145,6 +157,30 @@ func (b *builder) addEdges() {
 			b.edge(id, ref.Component, ref.Export)
 		}
 	}
+}
+
+// undeclared reports a reference to a node that does not exist or cannot
+// be referenced. In a module's body, ids are the instance's: a component
+// of the script outside is out of reach.
+func (b *builder) undeclared(ref *script.Ref) {
+	if ref.Scope != "" {
+		written := strings.TrimPrefix(ref.Component, ref.Scope)
+		instance := strings.TrimSuffix(ref.Scope, ".")
+		if _, outside := b.exportsOf(written); outside {
+			b.errorf(ref.Pos, "reference to %q from module instance %s: a module's body reaches only its own components and its arguments (pass %s as an argument)",
+				written, instance, ref.String()[len(ref.Scope):])
+			return
+		}
+		var local []string
+		for _, id := range b.referableIDs() {
+			if strings.HasPrefix(id, ref.Scope) {
+				local = append(local, strings.TrimPrefix(id, ref.Scope))
+			}
+		}
+		b.errorf(ref.Pos, "reference to undeclared component %q in module instance %s%s", written, instance, script.DidYouMean(written, local))
+		return
+	}
+	b.errorf(ref.Pos, "reference to undeclared component %q%s", ref.Component, script.DidYouMean(ref.Component, b.referableIDs()))
 }
 
 // exportsOf returns the exports of the node id, if it may be referenced.
@@ -209,13 +245,17 @@ func nodeDiagnostics(n *Node, err error) script.Diagnostics {
 	if errors.As(err, &positioned) {
 		return positioned
 	}
+	name := n.ID
+	if n.Block != nil {
+		name = n.Block.Chain() // "gateway.eu → otelcol.processor.batch.default" in a module
+	}
 	var exprErr *ExprError
 	if errors.As(err, &exprErr) {
-		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", n.ID, exprErr.Err)}
+		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", name, exprErr.Err)}
 	}
 	var ds script.Diagnostics
 	add := func(e *decode.Error) {
-		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", n.ID, e.Error()))
+		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", name, e.Error()))
 	}
 	var many decode.Errors
 	var one *decode.Error
@@ -227,7 +267,7 @@ func nodeDiagnostics(n *Node, err error) script.Diagnostics {
 	case errors.As(err, &one):
 		add(one)
 	default:
-		ds = append(ds, script.Errorf(n.Pos(), "%s: %v", n.ID, err))
+		ds = append(ds, script.Errorf(n.Pos(), "%s: %v", name, err))
 	}
 	return ds
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"context"
 	"fmt"
 	"reflect"
@@ -135,16 +137,18 @@ func (n *serviceNode) evalFailed(err error) {
 	n.c.logger.Error("configuring service failed, keeping its last config", "service", n.name(), "err", err)
 }
 
-func (n *serviceNode) stop(string) {
+func (n *serviceNode) stop(_ string, deadline time.Time) {
 	if n.started {
 		n.cancel()
-		waitLogged(n.c.logger, n.done, "service", n.name())
+		waitLogged(n.c.logger, n.done, "service", n.name(), deadline)
 	}
 }
 
 func (n *serviceNode) lifelong() bool { return true }
 
 func (n *serviceNode) export(string) (any, bool) { return nil, false }
+
+func (n *serviceNode) exportValues() map[string]any { return nil }
 
 func (n *serviceNode) consumer() service.Consumer {
 	return service.Consumer{Kind: service.ConsumerService, ID: n.name(), Value: n.svc}

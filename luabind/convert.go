@@ -179,18 +179,18 @@ func (c *converter) table(path string, t *lua.LTable, depth int) any {
 		list := make([]any, len(items))
 		for i, k := range items {
 			if k != i+1 {
-				p := decode.JoinPath(path, i)
+				p := decode.JoinIndex(path, i)
 				c.errorf(c.posOf(p), p, "the list has a hole: item %d is nil", i+1)
 				return nil
 			}
-			list[i] = c.value(decode.JoinPath(path, i), t.RawGetInt(k), depth)
+			list[i] = c.value(decode.JoinIndex(path, i), t.RawGetInt(k), depth)
 		}
 		return list
 	}
 	slices.SortFunc(fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
 	m := make(map[string]any, len(fields))
 	for _, f := range fields {
-		m[f.name] = c.value(decode.JoinPath(path, f.name), f.value, depth)
+		m[f.name] = c.value(decode.JoinField(path, f.name), f.value, depth)
 	}
 	return m
 }

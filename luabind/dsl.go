@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"slices"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -15,6 +16,7 @@ const (
 	declComponent declKind = iota // otelcol.receiver.otlp "default" { ... }
 	declService                   // http { ... }
 	declPlugin                    // plugin "acme" { ... }
+	declModule                    // gateway "eu" { ... }: a module instance
 )
 
 // decl is a declaration waiting for (or given) its argument table.
@@ -50,7 +52,7 @@ func (ld *loader) nsIndex(L *lua.LState) int {
 	pos := ld.callerPos(L)
 	switch {
 	case n.component:
-		L.Push(ld.newUserData(&instance{name: n.path, label: k, pos: pos}, ld.mt.instance))
+		L.Push(ld.newUserData(&instance{name: n.path, label: k, pos: pos, scope: ld.scopePrefix()}, ld.mt.instance))
 	case n.open && isIdent(k):
 		c := &nsNode{path: n.path + "." + k, component: true, children: map[string]*nsNode{}}
 		n.children[k] = c
@@ -93,6 +95,8 @@ func (ld *loader) nsCall(L *lua.LState) int {
 		L.Push(ld.fail(L, pos, "unknown component %q%s", n.path, didYouMean(n.path, ld.comps)))
 	case !n.component:
 		L.Push(ld.fail(L, pos, "%s is a namespace, not a component", n.path))
+	case isLabel && n.module != nil:
+		L.Push(ld.declare(L, declModule, n.path, string(label), pos))
 	case isLabel:
 		L.Push(ld.declare(L, declComponent, n.path, string(label), pos))
 	case L.Get(2).Type() == lua.LTTable:
@@ -177,18 +181,33 @@ func (ld *loader) record(L *lua.LState, d *decl, t *lua.LTable) int {
 	ld.addDiagnostics(L, conv.diags)
 
 	switch d.kind {
-	case declComponent:
-		id := d.name + "." + d.label
+	case declComponent, declModule:
+		var mod *moduleDef
+		if d.kind == declModule {
+			mod = ld.names.lookup(d.name).module
+		}
+		blk := &script.Block{
+			Kind: script.KindComponent, Name: d.name, Label: d.label,
+			Pos: d.pos, Args: args, FieldPos: fieldPos,
+			Instance: slices.Clone(ld.scope), Placement: ld.placement(L, d, args, mod),
+		}
+		id := blk.ID()
 		if first, dup := ld.ids[id]; dup {
 			L.Push(ld.fail(L, d.pos, "duplicate component %q: first declared at %s", id, first))
 			return 1
 		}
 		ld.ids[id] = d.pos
-		ld.out.Blocks = append(ld.out.Blocks, &script.Block{
-			Kind: script.KindComponent, Name: d.name, Label: d.label,
-			Pos: d.pos, Args: args, FieldPos: fieldPos,
-		})
-		L.Push(ld.newUserData(&instance{name: d.name, label: d.label, pos: d.pos}, ld.mt.instance))
+		if d.kind == declModule {
+			blk.Kind = script.KindModule
+			ld.placements = append(ld.placements, blk.Placement)
+			ld.instantiate(L, d, mod, t, blk)
+			ld.placements = ld.placements[:len(ld.placements)-1]
+			if blk.Module == nil {
+				return 0 // reported
+			}
+		}
+		ld.out.Blocks = append(ld.out.Blocks, blk)
+		L.Push(ld.newUserData(&instance{name: d.name, label: d.label, pos: d.pos, scope: ld.scopePrefix()}, ld.mt.instance))
 		return 1
 	case declService:
 		if first, dup := ld.serviceIDs[d.name]; dup {

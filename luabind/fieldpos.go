@@ -116,10 +116,10 @@ func addFieldPositions(file string, t *ast.TableExpr, path string, out map[strin
 		line := 0
 		switch k := f.Key.(type) {
 		case nil:
-			p = decode.JoinPath(path, item)
+			p = decode.JoinIndex(path, item)
 			item++
 		case *ast.StringExpr:
-			p = decode.JoinPath(path, k.Value)
+			p = decode.JoinField(path, k.Value)
 			line = k.Line()
 		default:
 			continue

@@ -122,6 +122,16 @@ type LoadOptions struct {
 	// Print receives what the script prints with print; nil means
 	// os.Stderr, so that a command's own output stays clean.
 	Print io.Writer
+	// Prelude runs before the script, in the same state: flowlua's own
+	// modules (package stdlib/integrations) are defined this way, in the
+	// public module language. Its files are not watched.
+	Prelude []Source
+}
+
+// Source is a named chunk of Lua source.
+type Source struct {
+	Name string // as positions show it: "stdlib/integrations/host.lua"
+	Src  []byte
 }
 
 // Load reads the script at path and runs it; see LoadSource.
@@ -184,6 +194,8 @@ type loader struct {
 	serviceIDs map[string]script.Pos
 	pluginIDs  map[string]script.Pos
 	pending    []*decl
+	scope      []string // the module instances whose body runs, outermost first
+	placements []string // their placements, innermost last
 	unknowns   []*unknownRecord
 	diags      script.Diagnostics
 	usesFunc   bool // a compute expression needs the state after the load
@@ -255,8 +267,24 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 	L := ld.L
 	guard := luamem.Start(L, ld.opts.Timeout, ld.opts.MemoryLimit, false)
 	L.SetContext(guard)
-	L.Push(L.NewFunctionFromProto(ch.proto))
-	err := L.PCall(0, 0, ld.errFunc)
+	var err error
+	for _, p := range ld.opts.Prelude {
+		pch, diags := ld.compile(p.Name, p.Src)
+		if diags != nil {
+			L.RemoveContext()
+			guard.Stop()
+			ld.close()
+			return nil, diags
+		}
+		L.Push(L.NewFunctionFromProto(pch.proto))
+		if err = L.PCall(0, 0, ld.errFunc); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		L.Push(L.NewFunctionFromProto(ch.proto))
+		err = L.PCall(0, 0, ld.errFunc)
+	}
 	L.RemoveContext()
 	guard.Stop()
 	ld.done = true

@@ -25,6 +25,8 @@ type nsNode struct {
 	children  map[string]*nsNode
 	component bool           // path is a component name
 	open      bool           // a plugin namespace: every child is a component name
+	modules   bool           // a namespace made by module definitions
+	module    *moduleDef     // set when path is a module's name
 	ud        *lua.LUserData // the node's Lua value, made on first use
 }
 
@@ -107,3 +109,22 @@ func didYouMean(name string, candidates []string) string {
 
 // sortedKeys returns the keys of a map in sorted order.
 func sortedKeys[V any](m map[string]V) []string { return script.SortedKeys(m) }
+
+// lookup returns the node of a dotted name, or nil.
+func (n *nsNode) lookup(path string) *nsNode {
+	for _, p := range strings.Split(path, ".") {
+		if n = n.children[p]; n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// scopePrefix is the id prefix of what is declared now: "gateway.eu." in
+// the body of the instance gateway.eu, "" at the top level.
+func (ld *loader) scopePrefix() string {
+	if len(ld.scope) == 0 {
+		return ""
+	}
+	return strings.Join(ld.scope, ".") + "."
+}

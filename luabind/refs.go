@@ -21,7 +21,7 @@ func (ld *loader) instanceIndex(L *lua.LState) int {
 		L.Push(ld.fail(L, pos, "%s: expected an export name after the dot, got %s", in.id(), describe(L.Get(2))))
 		return 1
 	}
-	L.Push(ld.lazyValue(&script.Ref{Component: in.id(), Export: string(export), Pos: pos}))
+	L.Push(ld.lazyValue(&script.Ref{Component: in.id(), Export: string(export), Pos: pos, Scope: in.scope}))
 	return 1
 }
 

@@ -37,6 +37,7 @@ func (ld *loader) newState() error {
 		"compute": ld.compute,
 		"require": ld.require,
 		"plugin":  ld.plugin,
+		"module":  ld.defineModule,
 	}
 	for name, fn := range builtins {
 		g.RawSetString(name, L.NewFunction(fn))

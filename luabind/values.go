@@ -23,9 +23,10 @@ import (
 type instance struct {
 	name, label string
 	pos         script.Pos
+	scope       string // the id prefix of the module instance it was named in
 }
 
-func (i *instance) id() string { return i.name + "." + i.label }
+func (i *instance) id() string { return i.scope + i.name + "." + i.label }
 
 // service is the global of a service: `http { ... }` configures it.
 type service struct{ name string }
@@ -137,6 +138,9 @@ func describe(v lua.LValue) string {
 // the problem as a Lua error instead.
 func (ld *loader) fail(L *lua.LState, pos script.Pos, format string, args ...any) lua.LValue {
 	d := script.Errorf(pos, format, args...)
+	if len(ld.scope) > 0 { // in a module's body: name the instance chain
+		d.Message = strings.Join(ld.scope, " → ") + ": " + d.Message
+	}
 	if ld.done {
 		ld.raise(L, d)
 	}

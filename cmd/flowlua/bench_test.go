@@ -136,3 +136,60 @@ func BenchmarkApply1000(b *testing.B) {
 		}
 	}
 }
+
+// groupScripts returns the same 1,000 components twice: as 100 instances
+// of a 10-component module, and written flat with the ids the instances
+// give them. Each component references up to three declared before it in
+// its group, as bigScript does.
+func groupScripts(instances int) (modules, flat string) {
+	var m, f strings.Builder
+	m.WriteString("module \"group\" {\n  args = { value = \"string\" },\n  body = function(args)\n")
+	component := func(sb *strings.Builder, indent, prefix string, i int, value string) {
+		fmt.Fprintf(sb, "%stesting.noop \"c%d\" {\n%s  value = %s,\n%s  inputs = {", indent, i, indent, value, indent)
+		for k := 1; k <= 3 && i-k >= 0; k++ {
+			fmt.Fprintf(sb, " %stesting.noop.c%d.value,", prefix, i-k)
+		}
+		fmt.Fprintf(sb, " },\n%s  options = { retries = 3, mode = \"fast\" },\n%s}\n", indent, indent)
+	}
+	for i := 0; i < 10; i++ {
+		component(&m, "    ", "", i, "args.value")
+	}
+	m.WriteString("  end,\n}\n")
+	for g := 0; g < instances; g++ {
+		fmt.Fprintf(&m, "group \"g%03d\" { value = \"v\" }\n", g)
+		for i := 0; i < 10; i++ {
+			// The flat ids are those the instances give: group.gNNN.testing.noop.cN.
+			var sb strings.Builder
+			component(&sb, "", "", i, `"v"`)
+			f.WriteString(strings.NewReplacer(
+				`testing.noop "`, fmt.Sprintf(`testing.noop "g%03d_`, g),
+				"testing.noop.c", fmt.Sprintf("testing.noop.g%03d_c", g),
+			).Replace(sb.String()))
+		}
+	}
+	return m.String(), f.String()
+}
+
+// BenchmarkCheckModules compares loading and checking 1,000 components
+// declared by 100 instances of a 10-component module with the same
+// components written flat.
+func BenchmarkCheckModules(b *testing.B) {
+	modules, flat := groupScripts(100)
+	for _, c := range []struct{ name, src string }{{"flat", flat}, {"modules", modules}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			loader := &engine.Loader{Registry: component.DefaultRegistry}
+			b.ReportAllocs()
+			for b.Loop() {
+				s := loadBig(b, dir, c.src)
+				g, diags := loader.Build(s)
+				if diags != nil {
+					b.Fatal(diags)
+				}
+				if n := len(g.Components()); n != 1000 {
+					b.Fatalf("%d components, want 1000", n)
+				}
+			}
+		})
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind"
 	"github.com/flowlua/flowlua/luabind/plugin"
+	"github.com/flowlua/flowlua/stdlib/integrations"
 )
 
 type componentsCmd struct {
@@ -26,17 +28,46 @@ func (c *componentsCmd) Run(e *env) error {
 			_ = reg.Add(r)
 		}
 	}
+	modules, err := builtinModules(reg)
+	if err != nil {
+		return err
+	}
 	if c.Name == "" {
 		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		for _, name := range reg.Names() {
 			r, _ := reg.Get(name)
 			fmt.Fprintf(w, "%s\t%s\t%s\n", name, r.Source, r.Doc)
 		}
+		for _, m := range modules {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", m.Name, "module", m.Doc)
+		}
 		return w.Flush()
+	}
+	if m := findModule(modules, c.Name); m != nil {
+		fmt.Fprintf(e.stdout, "%s (module, %s)\n\n%s\n", m.Name, m.Pos, m.Doc)
+		placement := m.Placement
+		if placement == "" {
+			placement = "all_nodes"
+		}
+		fmt.Fprintf(e.stdout, "\nPlacement: %s (an instance's placement argument overrides it)\n", placement)
+		if d, ok := m.Schema.(interface {
+			Describe() (args, exports []decode.Field)
+		}); ok {
+			args, exports := d.Describe()
+			fmt.Fprintln(e.stdout, "\nArguments:")
+			writeFields(e, args, true)
+			fmt.Fprintln(e.stdout, "\nExports:")
+			writeFields(e, exports, false)
+		}
+		return nil
 	}
 	r, ok := reg.Get(c.Name)
 	if !ok {
-		return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, reg.Names()))}
+		names := reg.Names()
+		for _, m := range modules {
+			names = append(names, m.Name)
+		}
+		return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, names))}
 	}
 	fmt.Fprintf(e.stdout, "%s (%s)\n", r.Name, r.Source)
 	if r.Doc != "" {
@@ -76,4 +107,23 @@ func writeFields(e *env, fields []decode.Field, args bool) {
 		}
 	}
 	w.Flush()
+}
+
+// builtinModules returns flowlua's own modules (the integrations), defined
+// by running an empty script after them.
+func builtinModules(reg *component.Registry) ([]*script.ModuleDef, error) {
+	s, err := luabind.LoadSource("components.lua", nil, luabind.LoadOptions{Components: reg.Names(), Prelude: integrations.Sources()})
+	if err != nil {
+		return nil, fmt.Errorf("defining the built-in modules: %w", err)
+	}
+	return s.Modules, nil
+}
+
+func findModule(modules []*script.ModuleDef, name string) *script.ModuleDef {
+	for _, m := range modules {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/luabind/pipeline"
 	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/stdlib/integrations"
 )
 
 // pluginFlags are the flags of every command that loads scripts.
@@ -30,7 +31,7 @@ func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := pipeline.Load(path, pipeline.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath})
+	s, reg, err := pipeline.Load(path, pipeline.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
 	if s == nil || reg == nil {
 		return nil, err
 	}

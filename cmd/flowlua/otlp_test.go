@@ -47,6 +47,23 @@ type sink struct {
 	metrics []pmetric.Metrics
 	logs    []plog.Logs
 	server  *grpc.Server
+	delay   time.Duration // how long each Export takes
+}
+
+// wait sleeps for the sink's delay, or until ctx ends.
+func (s *sink) wait(ctx context.Context) error {
+	s.mu.Lock()
+	delay := s.delay
+	s.mu.Unlock()
+	if delay <= 0 {
+		return nil
+	}
+	select {
+	case <-time.After(delay):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 type traceSink struct {
@@ -62,7 +79,10 @@ type logSink struct {
 	s *sink
 }
 
-func (t traceSink) Export(_ context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
+func (t traceSink) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
+	if err := t.s.wait(ctx); err != nil {
+		return ptraceotlp.NewExportResponse(), err
+	}
 	td := ptrace.NewTraces()
 	req.Traces().CopyTo(td)
 	t.s.mu.Lock()
@@ -71,7 +91,10 @@ func (t traceSink) Export(_ context.Context, req ptraceotlp.ExportRequest) (ptra
 	return ptraceotlp.NewExportResponse(), nil
 }
 
-func (m metricSink) Export(_ context.Context, req pmetricotlp.ExportRequest) (pmetricotlp.ExportResponse, error) {
+func (m metricSink) Export(ctx context.Context, req pmetricotlp.ExportRequest) (pmetricotlp.ExportResponse, error) {
+	if err := m.s.wait(ctx); err != nil {
+		return pmetricotlp.NewExportResponse(), err
+	}
 	md := pmetric.NewMetrics()
 	req.Metrics().CopyTo(md)
 	m.s.mu.Lock()
@@ -80,7 +103,10 @@ func (m metricSink) Export(_ context.Context, req pmetricotlp.ExportRequest) (pm
 	return pmetricotlp.NewExportResponse(), nil
 }
 
-func (l logSink) Export(_ context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
+func (l logSink) Export(ctx context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
+	if err := l.s.wait(ctx); err != nil {
+		return plogotlp.NewExportResponse(), err
+	}
 	ld := plog.NewLogs()
 	req.Logs().CopyTo(ld)
 	l.s.mu.Lock()
@@ -126,30 +152,58 @@ func sinkFor(ts *testscript.TestScript, name string) *sink {
 	return s
 }
 
-// otlpsink start NAME: starts an OTLP/gRPC sink on a free port and sets
-// $NAME to its address.
+// otlpsink start NAME [ADDR] [DELAY]: starts an OTLP/gRPC sink on ADDR (a
+// free port if not given or "-") and sets $NAME to its address; each
+// Export takes DELAY (a duration) when given. Starting a stopped sink
+// again keeps what it received.
+// otlpsink stop NAME: stops the sink's server (an outage); what it
+// received stays.
 // otlpsink wait NAME SIGNAL N: polls until the sink holds N records.
 // otlpsink cmp NAME SIGNAL FILE [TIMES]: the sink holds exactly the
 // records of FILE (OTLP/JSON), TIMES times, whatever their batching.
 // otlpsink count NAME SIGNAL N: the sink holds exactly N records now.
 func cmdOTLPSink(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
-		ts.Fatalf("usage: otlpsink start|wait|cmp|count NAME ...")
+		ts.Fatalf("usage: otlpsink start|stop|wait|cmp|count NAME ...")
 	}
 	switch args[0] {
 	case "start":
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		addr := "127.0.0.1:0"
+		if len(args) > 2 && args[2] != "-" {
+			addr = args[2]
+		}
+		var delay time.Duration
+		if len(args) > 3 {
+			var err error
+			delay, err = time.ParseDuration(args[3])
+			ts.Check(err)
+		}
+		l, err := net.Listen("tcp", addr)
 		ts.Check(err)
-		s := &sink{server: grpc.NewServer()}
-		ptraceotlp.RegisterGRPCServer(s.server, &traceSink{s: s})
-		pmetricotlp.RegisterGRPCServer(s.server, &metricSink{s: s})
-		plogotlp.RegisterGRPCServer(s.server, &logSink{s: s})
-		go func() { _ = s.server.Serve(l) }()
-		ts.Defer(s.server.Stop)
+		key := ts.Getenv("WORK") + "/" + args[1]
 		sinksMu.Lock()
-		sinks[ts.Getenv("WORK")+"/"+args[1]] = s
+		s := sinks[key]
+		if s == nil {
+			s = &sink{}
+			sinks[key] = s
+		}
 		sinksMu.Unlock()
+		server := grpc.NewServer()
+		s.mu.Lock()
+		s.server, s.delay = server, delay
+		s.mu.Unlock()
+		ptraceotlp.RegisterGRPCServer(server, &traceSink{s: s})
+		pmetricotlp.RegisterGRPCServer(server, &metricSink{s: s})
+		plogotlp.RegisterGRPCServer(server, &logSink{s: s})
+		go func() { _ = server.Serve(l) }()
+		ts.Defer(server.Stop)
 		ts.Setenv(args[1], l.Addr().String())
+	case "stop":
+		s := sinkFor(ts, args[1])
+		s.mu.Lock()
+		server := s.server
+		s.mu.Unlock()
+		server.Stop()
 	case "wait":
 		if len(args) != 4 {
 			ts.Fatalf("usage: otlpsink wait NAME SIGNAL N")

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -20,16 +21,18 @@ import (
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/luabind/pipeline"
 	"github.com/flowlua/flowlua/services"
+	"github.com/flowlua/flowlua/stdlib/integrations"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
 )
 
 type runCmd struct {
 	Path string `arg:"" help:"The pipeline script (.lua)."`
 
-	HTTPListenAddr string `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
-	StoragePath    string `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
-	Watch          bool   `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
-	FastDecoding   bool   `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's."`
+	HTTPListenAddr string        `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
+	StoragePath    string        `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
+	DrainTimeout   time.Duration `name:"drain.timeout" default:"30s" env:"FLOWLUA_DRAIN_TIMEOUT" help:"How long a component a reload replaces or removes may take to send what it still queues, and how long SIGINT/SIGTERM waits for the whole pipeline to drain; what is left then is dropped and counted in flowlua_component_dropped_items_total. A second SIGINT/SIGTERM exits at once."`
+	Watch          bool          `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
+	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's."`
 	pluginFlags
 	LogLevel  string `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
 	LogFormat string `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
@@ -71,10 +74,16 @@ func (r *runCmd) Run(e *env) error {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
-	otelcol.SetFastDecoding(r.FastDecoding)
 	metrics := prometheus.NewRegistry()
+	// gRPC's codecs are process-wide: the OTLP/gRPC decoder is installed
+	// here, once, before any receiver exists, and only by run.
+	decoding, err := otelcol.InstallGRPCCodec(r.FastDecoding)
+	if err != nil {
+		logger.Warn("OTLP fast decoding is off", "error", err)
+	} else {
+		metrics.MustRegister(decoding)
+	}
 	metrics.MustRegister(
-		otelcol.DecodingMetrics(),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		buildInfo(),
@@ -104,13 +113,14 @@ func (r *runCmd) Run(e *env) error {
 		defs[i] = s.Definition()
 	}
 	reg := component.DefaultRegistry
-	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath}
+	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources()}
 	ctrl = engine.NewController(engine.ControllerOptions{
-		Logger:     logger,
-		Registry:   reg,
-		Services:   svcs,
-		DataPath:   r.StoragePath,
-		Registerer: metrics,
+		Logger:       logger,
+		Registry:     reg,
+		Services:     svcs,
+		DataPath:     r.StoragePath,
+		Registerer:   metrics,
+		DrainTimeout: r.DrainTimeout,
 		Load: func() (*script.Script, *component.Registry, error) {
 			return pipeline.Load(r.Path, loadOpts)
 		},
@@ -144,7 +154,10 @@ func (r *runCmd) Run(e *env) error {
 			}
 		}()
 	}
+	ran := make(chan struct{})
+	go forceExitOnSecondSignal(ctx, ran, logger)
 	err = ctrl.Run(ctx)
+	close(ran)
 	var fe *fatalError
 	if errors.As(context.Cause(ctx), &fe) {
 		logger.Error("stopped on a fatal error", "err", fe.err)
@@ -152,6 +165,27 @@ func (r *runCmd) Run(e *env) error {
 	}
 	logger.Info("shut down")
 	return err
+}
+
+// forceExitOnSecondSignal waits for the first SIGINT/SIGTERM (ctx ends),
+// then exits the process with exitConfig on a second one: the drain is
+// bounded by --drain.timeout, but an operator may not want to wait for it.
+// It returns once ran is closed (the pipeline has stopped).
+func forceExitOnSecondSignal(ctx context.Context, ran <-chan struct{}, logger *slog.Logger) {
+	select {
+	case <-ctx.Done():
+	case <-ran:
+		return
+	}
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	select {
+	case <-again:
+		logger.Error("second signal: exiting without waiting for the drain; what is still queued is lost")
+		os.Exit(exitConfig)
+	case <-ran:
+	}
 }
 
 // fatalError is why a service stopped the process.

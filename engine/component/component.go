@@ -8,7 +8,8 @@
 //  2. Build creates it. Build must not start goroutines that outlive it: work
 //     belongs to Run.
 //  3. Run is called once and runs until its context is cancelled; then the
-//     component stops and drains what it holds before Run returns.
+//     component stops and drains what it holds before Run returns, by
+//     DrainDeadline(ctx); what it drops then is counted (CountDropped).
 //  4. Update is called, concurrently with Run, whenever the evaluated
 //     arguments change. A component must apply new arguments in place rather
 //     than ask to be rebuilt.
@@ -59,6 +60,23 @@ type Options struct {
 	// GetServiceData returns the Data() of a service the component's
 	// Registration names in NeedsServices; any other name is an error.
 	GetServiceData func(name string) (any, error)
+	// DrainTimeout bounds how long a component may take to hand on what a
+	// part it replaced (an Update rebuilding an exporter) still holds; when
+	// Run's context ends, DrainDeadline(ctx) is the bound instead. Zero:
+	// nothing waits, what is left is dropped and counted.
+	DrainTimeout time.Duration
+	// Dropped counts items the component dropped, by signal ("traces",
+	// "metrics", "logs") and reason (the Drop* constants); nil counts
+	// nothing. Safe for concurrent use; use CountDropped.
+	Dropped func(signal, reason string, n int)
+}
+
+// CountDropped counts n items of signal dropped for reason, if anybody
+// counts (see Options.Dropped).
+func (o Options) CountDropped(signal, reason string, n int) {
+	if o.Dropped != nil && n > 0 {
+		o.Dropped(signal, reason, n)
+	}
 }
 
 // HealthType is the coarse health of a component.
@@ -112,4 +130,21 @@ type Info struct {
 	Exports      Exports
 	Dependencies []string // ids this component references (components and services)
 	Dependants   []string // ids that reference this component
+	// ModuleInstance is the id of the module instance that declared the
+	// component ("gateway.eu"); "" at the top level of the script.
+	ModuleInstance string
+	// Placement is where the component runs in a cluster: "all_nodes" or
+	// "unique".
+	Placement string
+	// Sends lists where the component sends data: each consumer of each
+	// signal of its outputs, in the order of its arguments.
+	Sends []Send
+}
+
+// Send is one consumer a component sends a signal to, with the items sent
+// to it so far (counted at the fan-out: see telemetry.Tap).
+type Send struct {
+	Signal string // "traces", "metrics" or "logs"
+	To     string // the consumer's component id; "" if it is no component's export
+	Items  uint64
 }

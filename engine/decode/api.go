@@ -99,6 +99,7 @@ package decode
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -157,11 +158,25 @@ func (es Errors) Error() string {
 func JoinPath(path string, elem any) string {
 	switch e := elem.(type) {
 	case int:
-		return fmt.Sprintf("%s[%d]", path, e+1) // Lua lists are 1-based
+		return JoinIndex(path, e)
+	case string:
+		return JoinField(path, e)
 	default:
-		if path == "" {
-			return fmt.Sprint(e)
-		}
-		return path + "." + fmt.Sprint(e)
+		return JoinField(path, fmt.Sprint(e))
 	}
+}
+
+// JoinField appends a field name to a path: "tls" + "insecure" is
+// "tls.insecure".
+func JoinField(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// JoinIndex appends a list index (0-based) to a path as Lua counts, from
+// 1: "keys" + 0 is "keys[1]".
+func JoinIndex(path string, i int) string {
+	return path + "[" + strconv.Itoa(i+1) + "]"
 }

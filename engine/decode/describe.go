@@ -150,20 +150,10 @@ func formatValue(v reflect.Value, depth int) string {
 	if depth > 8 {
 		return "..."
 	}
-	if v.Type() == durationType {
-		return strconv.Quote(time.Duration(v.Int()).String())
+	if s, ok := FormatScalar(v); ok {
+		return s
 	}
 	switch v.Kind() {
-	case reflect.String:
-		return strconv.Quote(v.String())
-	case reflect.Bool:
-		return strconv.FormatBool(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.FormatInt(v.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.FormatUint(v.Uint(), 10)
-	case reflect.Float32, reflect.Float64:
-		return formatNumber(v.Float())
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return "nil"
@@ -204,6 +194,27 @@ func formatValue(v reflect.Value, depth int) string {
 		return fmt.Sprint(v.Interface())
 	}
 	return v.Type().String()
+}
+
+// FormatScalar writes a string, boolean, number or duration as a script
+// would ("200ms" quoted); ok is false for values of any other kind.
+func FormatScalar(v reflect.Value) (s string, ok bool) {
+	if v.Type() == durationType {
+		return strconv.Quote(time.Duration(v.Int()).String()), true
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return strconv.Quote(v.String()), true
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool()), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(v.Uint(), 10), true
+	case reflect.Float32, reflect.Float64:
+		return formatNumber(v.Float()), true
+	}
+	return "", false
 }
 
 // luaKey writes a table key: name, or ["a.b"] when it is no identifier.

@@ -34,34 +34,72 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d", p.File, p.Line)
 }
 
-// Kind tells a component block from a service block.
+// Kind tells a component block from a service block and a module
+// instance.
 type Kind int
 
 // The kinds of block.
 const (
 	KindComponent Kind = iota
 	KindService
+	KindModule // an instance of a module: `gateway "eu" { ... }`
 )
 
 // Block is one declaration of a script: a component
-// (`file.read "token" { ... }`) or a service (`http { ... }`).
+// (`file.read "token" { ... }`), a service (`http { ... }`) or a module
+// instance (`gateway "eu" { ... }`).
 type Block struct {
 	Kind  Kind
-	Name  string // component name ("file.read") or service name ("http")
-	Label string // component label; "" for services
+	Name  string // component or module name ("file.read"), or service name ("http")
+	Label string // component or instance label; "" for services
 	Pos   Pos    // where the block was declared
 	Args  map[string]any
 	// FieldPos optionally maps a field path ("tls.insecure") to the line
 	// that holds it, when the loader knows it.
 	FieldPos map[string]Pos
+	// Instance is the chain of module instances the block was declared
+	// in, outermost first, each as "<module>.<label>" ("gateway.eu");
+	// empty at the top level of the script.
+	Instance []string
+	// Module is set for module instances.
+	Module *ModuleInstance
+	// Placement says where the block runs in a cluster: "all_nodes" (also
+	// when empty) or "unique". A component declared in a module instance
+	// has the instance's unless it says otherwise.
+	Placement string
 }
 
-// ID is the block's id: "<name>.<label>" for components, the name for services.
+// ID is the block's id: "<name>.<label>" for components and module
+// instances, prefixed by the ids of the instances it was declared in
+// ("gateway.eu.otelcol.processor.batch.default"); the name for services.
 func (b *Block) ID() string {
 	if b.Kind == KindService {
 		return b.Name
 	}
-	return b.Name + "." + b.Label
+	return b.Scope() + b.Name + "." + b.Label
+}
+
+// Scope is the prefix of the ids declared with the block: "" at the top
+// level, "gateway.eu." inside the instance gateway.eu.
+func (b *Block) Scope() string {
+	if len(b.Instance) == 0 {
+		return ""
+	}
+	return strings.Join(b.Instance, ".") + "."
+}
+
+// Chain names the block through the module instances it was declared in,
+// for messages: "gateway.eu → otelcol.processor.batch.default"; its id at
+// the top level.
+func (b *Block) Chain() string {
+	own := b.Name + "." + b.Label
+	if b.Kind == KindService {
+		own = b.Name
+	}
+	if len(b.Instance) == 0 {
+		return own
+	}
+	return strings.Join(b.Instance, " → ") + " → " + own
 }
 
 // PosOf returns the position of a field path, falling back to the block's.
@@ -79,15 +117,53 @@ func (b *Block) PosOf(path string) Pos {
 	return b.Pos
 }
 
-// Refs returns every reference in the block's arguments, in a stable order.
+// Refs returns every reference in the block's arguments (and a module
+// instance's exports), in a stable order.
 func (b *Block) Refs() []*Ref {
 	var refs []*Ref
-	Walk(b.Args, func(v any) {
+	collect := func(v any) {
 		if r, ok := v.(*Ref); ok {
 			refs = append(refs, r)
 		}
-	})
+	}
+	Walk(b.Args, collect)
+	if b.Module != nil {
+		Walk(b.Module.Exports, collect)
+	}
 	return refs
+}
+
+// ModuleDef is a module: a reusable group of components with typed
+// arguments and exports, defined in the script's language.
+type ModuleDef struct {
+	Name string // "gateway", or dotted ("integrations.host")
+	Pos  Pos    // where it was defined
+	Doc  string
+	// Placement is where an instance runs unless it says: "all_nodes"
+	// (also when empty) or "unique".
+	Placement string
+	// Schema decodes an instance's evaluated arguments (checking them) and
+	// gives the types of its exports.
+	Schema ModuleSchema
+}
+
+// ModuleSchema is the typing of a module's arguments and exports.
+type ModuleSchema interface {
+	// DecodeArgs decodes evaluated arguments, with the rules and errors of
+	// package engine/decode; in check mode the value may hold
+	// placeholders.
+	DecodeArgs(v any) (any, error)
+	// ExportTypes returns the Go type of each export by name; a nil type
+	// means any type.
+	ExportTypes() map[string]reflect.Type
+}
+
+// ModuleInstance is what a module instance declared besides its
+// arguments: its definition and the values of its exports, references to
+// the components of the instance.
+type ModuleInstance struct {
+	Def     *ModuleDef
+	Exports map[string]any
 }
 
 // Script is everything a script declared.
@@ -97,6 +173,7 @@ type Script struct {
 	Files    []string          // every file read while loading (the script and its modules)
 	Digests  map[string]Digest // what each of Files held when it was read; Absent for files looked for and not found
 	Plugins  []Plugin          // plugin declarations
+	Modules  []*ModuleDef      // modules the script defined, in definition order
 	Warnings Diagnostics
 }
 
@@ -140,6 +217,10 @@ type Ref struct {
 	Component string // the referenced component's id
 	Export    string
 	Pos       Pos // where the reference was written
+	// Scope is the id prefix of the module instance the reference was
+	// written in ("gateway.eu."), which Component starts with; "" at the
+	// top level.
+	Scope string
 }
 
 // String returns "<component>.<export>".

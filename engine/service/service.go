@@ -16,8 +16,10 @@ package service
 
 import (
 	"context"
+	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
 // Definition describes a service to the engine.
@@ -67,6 +69,31 @@ type Host interface {
 	GetServiceConsumers(service string) []Consumer
 	// GetService returns a running service by name.
 	GetService(name string) (Service, bool)
+	// Tap returns the tap on what the component id sends (its outputs'
+	// fan-outs: item counts and live-debugging viewers), or nil when no
+	// such component runs.
+	Tap(id string) *telemetry.Tap
+	// LastLoad describes the last load of the script (the first load or a
+	// reload, accepted or rejected) and the plugins of the running graph.
+	LastLoad() Load
+}
+
+// Load describes a load of the script.
+type Load struct {
+	Time     time.Time // when it started; zero before the first load
+	Duration time.Duration
+	// Err is nil when the script was applied; otherwise why it was
+	// rejected (diagnostics carry file:line), the previous graph running on.
+	Err error
+	// Plugins are the plugins of the running graph, sorted by namespace.
+	Plugins []Plugin
+}
+
+// Plugin is a plugin of the running graph.
+type Plugin struct {
+	Namespace string // what the script's components are named under
+	Name      string // the manifest's name
+	Version   string // the manifest's version
 }
 
 // ConsumerKind says what kind of node consumes a service.
@@ -76,6 +103,7 @@ type ConsumerKind string
 const (
 	ConsumerComponent ConsumerKind = "component"
 	ConsumerService   ConsumerKind = "service"
+	ConsumerModule    ConsumerKind = "module"
 )
 
 // Consumer is a node that uses a service.

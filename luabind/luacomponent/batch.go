@@ -24,13 +24,14 @@ type outputRef struct {
 	logs    consumer.Logs
 }
 
-// newOutputRef returns the fan-outs of an output.
+// newOutputRef returns the fan-outs of an output (observed by its tap,
+// for live debugging and the graph's rates).
 func newOutputRef(o telemetry.Output) *outputRef {
 	return &outputRef{
 		src:     o,
-		traces:  telemetry.NewTraces(o.Traces),
-		metrics: telemetry.NewMetrics(o.Metrics),
-		logs:    telemetry.NewLogs(o.Logs),
+		traces:  telemetry.OutputTraces(o),
+		metrics: telemetry.OutputMetrics(o),
+		logs:    telemetry.OutputLogs(o),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
@@ -75,6 +76,7 @@ func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any)
 		inst.failed(hook, err)
 		out := inst.out.Load()
 		if set.drop || out == nil {
+			inst.opts.CountDropped(s.String(), component.DropOnError, telemetry.Items(data))
 			return nil
 		}
 		return out.send(ctx, data)

@@ -25,6 +25,8 @@ type Options struct {
 	// PluginPaths are directories a relative plugin path is looked up in
 	// after the script's directory (the --plugins.path flag).
 	PluginPaths []string
+	// Prelude runs before the script: flowlua's own modules.
+	Prelude []luabind.Source
 }
 
 // Load loads the pipeline script at path and the plugins it declares.
@@ -46,7 +48,7 @@ func Load(path string, opts Options) (*script.Script, *component.Registry, error
 	if reg == nil {
 		reg = component.DefaultRegistry
 	}
-	s, err := luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services})
+	s, err := luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services, Prelude: opts.Prelude})
 	if s == nil {
 		return nil, nil, err
 	}

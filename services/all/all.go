@@ -2,5 +2,6 @@
 package all
 
 import (
-	_ "github.com/flowlua/flowlua/services/http" // http
+	_ "github.com/flowlua/flowlua/services/http"          // http
+	_ "github.com/flowlua/flowlua/services/livedebugging" // livedebugging
 )

@@ -33,6 +33,9 @@ type componentJSON struct {
 	// Dependants are the components (and services) referencing this one.
 	Dependants []string `json:"dependants"`
 	Services   []string `json:"services"`
+	// ModuleInstance is the module instance that declared the component.
+	ModuleInstance string `json:"module_instance,omitempty"`
+	Placement      string `json:"placement,omitempty"`
 }
 
 type healthJSON struct {
@@ -116,11 +119,13 @@ func (v *apiView) component(info component.Info) componentJSON {
 			Message:   info.Health.Message,
 			UpdatedAt: info.Health.UpdateTime,
 		},
-		Arguments:    decode.Encode(info.Arguments, opts),
-		Exports:      decode.Encode(info.Exports, opts),
-		Dependencies: []string{},
-		Dependants:   nonNil(info.Dependants),
-		Services:     []string{},
+		Arguments:      decode.Encode(info.Arguments, opts),
+		Exports:        decode.Encode(info.Exports, opts),
+		Dependencies:   []string{},
+		Dependants:     nonNil(info.Dependants),
+		Services:       []string{},
+		ModuleInstance: info.ModuleInstance,
+		Placement:      info.Placement,
 	}
 	if isSecret(info.Component) {
 		if m, ok := out.Exports.(map[string]any); ok {

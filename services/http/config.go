@@ -15,7 +15,8 @@ const ServiceName = "http"
 
 // Config is the `http { ... }` block.
 type Config struct {
-	TLS *TLSConfig `lua:"tls" doc:"serve TLS instead of plaintext"`
+	TLS       *TLSConfig       `lua:"tls" doc:"serve TLS instead of plaintext"`
+	BasicAuth *BasicAuthConfig `lua:"basic_auth" doc:"require these users' credentials everywhere but /-/ready and /-/healthy"`
 }
 
 // TLSConfig configures TLS. Certificates and keys come as PEM text, so that

@@ -10,7 +10,17 @@
 //	GET  /api/v0/components/{id}       one component: health, arguments and exports as
 //	                                   evaluated (secrets redacted), dependencies, dependants, services
 //	     /api/v0/component/{id}/...    routes the component registered (see Data.Handle)
-//	     /api/v0/cluster/, /api/v0/debug/   404 until those services exist
+//	GET  /api/v0/graph                 the graph as the page draws it: nodes laid out along
+//	                                   the flow of data, edges with items sent, the last load, plugins
+//	GET  /api/v0/debug/{id}            live debugging's stream (package livedebugging)
+//	GET  /, /component/{id}, /static/  the web page (web/, built into the binary)
+//	     /api/v0/cluster/              404 until clustering exists
+//
+// # Basic auth
+//
+// `http { basic_auth = { username, password, users = {...} } }` (see
+// BasicAuthConfig) asks for credentials everywhere but /-/ready and
+// /-/healthy, which probes reach without; /metrics is covered, as in Alloy.
 //
 // # TLS
 //

@@ -28,7 +28,11 @@ func (s *Service) handler() http.Handler {
 	handle("GET /api/v0/components/{id}", "/api/v0/components/{id}", s.serveComponent)
 	handle(componentRoutesRoot+"{id}/", componentRoutesRoot+"{id}/", s.serveComponentRoute)
 	handle("/api/v0/cluster/", "/api/v0/cluster/", notAvailable("clustering"))
-	handle("/api/v0/debug/", "/api/v0/debug/", notAvailable("live debugging"))
+	handle("GET /api/v0/debug/{id}", "/api/v0/debug/{id}", s.serveDebug)
+	handle("GET /api/v0/graph", "/api/v0/graph", s.serveGraph)
+	handle("GET /{$}", "/", s.serveIndex)
+	handle("GET /component/{id}", "/component/{id}", s.serveComponentPage)
+	handle("GET /static/", "/static/", s.serveStatic)
 	// The Go profiler, as Alloy and the collector's pprof extension offer.
 	handle("GET /debug/pprof/", "/debug/pprof/", pprof.Index)
 	handle("GET /debug/pprof/cmdline", "/debug/pprof/cmdline", pprof.Cmdline)
@@ -36,7 +40,7 @@ func (s *Service) handler() http.Handler {
 	handle("GET /debug/pprof/symbol", "/debug/pprof/symbol", pprof.Symbol)
 	handle("GET /debug/pprof/trace", "/debug/pprof/trace", pprof.Trace)
 	handle("/", "other", http.NotFound)
-	return s.refusePlaintext(mux)
+	return s.refusePlaintext(s.requireAuth(mux))
 }
 
 // refusePlaintext refuses plaintext requests while TLS is on. The
@@ -90,6 +94,36 @@ func (s *Service) serveComponentRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.StripPrefix(strings.TrimSuffix(ComponentPrefix(id), "/"), h).ServeHTTP(w, r)
+}
+
+// debugger is the livedebugging service, as the http service uses it.
+type debugger interface {
+	ServeDebug(w http.ResponseWriter, r *http.Request, id string)
+	Enabled() bool
+}
+
+// liveDebugger returns the livedebugging service, or nil.
+func (s *Service) liveDebugger() debugger {
+	host := s.currentHost()
+	if host == nil {
+		return nil
+	}
+	svc, ok := host.GetService("livedebugging")
+	if !ok {
+		return nil
+	}
+	d, _ := svc.(debugger)
+	return d
+}
+
+// serveDebug streams what a component sends (the livedebugging service).
+func (s *Service) serveDebug(w http.ResponseWriter, r *http.Request) {
+	d := s.liveDebugger()
+	if d == nil {
+		http.Error(w, "live debugging is not available", http.StatusNotFound)
+		return
+	}
+	d.ServeDebug(w, r, r.PathValue("id"))
 }
 
 // notAvailable answers 404 for the routes of a service flowlua does not

@@ -20,14 +20,30 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
 
 // fakeHost is a service.Host over a list of components the test sets.
 type fakeHost struct {
-	mu    sync.Mutex
-	infos []component.Info
+	mu       sync.Mutex
+	infos    []component.Info
+	taps     map[string]*telemetry.Tap
+	load     service.Load
+	services map[string]service.Service
+}
+
+func (h *fakeHost) Tap(id string) *telemetry.Tap {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.taps[id]
+}
+
+func (h *fakeHost) LastLoad() service.Load {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.load
 }
 
 func (h *fakeHost) set(infos ...component.Info) {
@@ -56,6 +72,11 @@ func (h *fakeHost) ListComponents() []component.Info {
 func (h *fakeHost) GetServiceConsumers(string) []service.Consumer { return nil }
 
 func (h *fakeHost) GetService(name string) (service.Service, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.services[name]; ok {
+		return s, true
+	}
 	return nil, name == ServiceName
 }
 

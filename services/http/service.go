@@ -36,8 +36,9 @@ type Service struct {
 	metrics *serviceMetrics
 	routes  *routeTable
 
-	tlsConfig atomic.Pointer[tls.Config] // nil: plaintext
-	addr      atomic.Pointer[string]     // the bound address once listening
+	tlsConfig atomic.Pointer[tls.Config]   // nil: plaintext
+	users     atomic.Pointer[[]credential] // nil: no basic_auth
+	addr      atomic.Pointer[string]       // the bound address once listening
 
 	mu   sync.RWMutex
 	host service.Host // set by Run
@@ -90,6 +91,7 @@ func (s *Service) Update(newConfig any) error {
 	if !ok && newConfig != nil {
 		return fmt.Errorf("http: unexpected config type %T", newConfig)
 	}
+	s.updateAuth(cfg.BasicAuth)
 	if cfg.TLS == nil {
 		if s.tlsConfig.Swap(nil) != nil {
 			s.logger.Info("TLS off: serving plaintext")
@@ -106,6 +108,20 @@ func (s *Service) Update(newConfig any) error {
 		s.logger.Info("TLS configuration updated")
 	}
 	return nil
+}
+
+// updateAuth applies basic_auth: it takes effect for the next request.
+func (s *Service) updateAuth(c *BasicAuthConfig) {
+	if c == nil {
+		if s.users.Swap(nil) != nil {
+			s.logger.Info("basic auth off")
+		}
+		return
+	}
+	creds := c.credentials()
+	if s.users.Swap(&creds) == nil {
+		s.logger.Info("basic auth on", "users", len(creds))
+	}
 }
 
 // Run listens on the --http.listen-addr address and serves until ctx

@@ -8,8 +8,11 @@ import (
 	"os"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
@@ -28,17 +31,24 @@ type adapter struct {
 	settings settings
 	metrics  *metricsBridge
 	health   health
-	host     *host
+
+	// waits ends deferred updates (see Update) when Run finishes.
+	waits      context.Context
+	cancelWait context.CancelFunc
 
 	input *telemetry.Indirect // processors and exporters: the exported input
 	out   *telemetry.Indirect // receivers and processors: the fan-out to output
 
 	mu      sync.Mutex
 	args    decoded
+	gen     uint64         // counts updates: a deferred one applies if still the last
+	ext     *Extension     // extensions: the handle exported as id
 	cur     *instance      // nil when not running (or failed to start)
 	running bool           // between starting and stopping in Run
 	done    bool           // Run has returned
-	bg      sync.WaitGroup // shutdowns of replaced instances
+	bg      sync.WaitGroup // drains and shutdowns of replaced instances
+
+	stopBy atomic.Pointer[time.Time] // once Run is stopping: when draining must end
 }
 
 var _ flowcomp.HealthComponent = (*adapter)(nil)
@@ -49,7 +59,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	a := &adapter{k: k, opts: opts, id: collectorID(k, opts.ID), args: d}
-	a.host = &host{health: &a.health}
+	a.waits, a.cancelWait = context.WithCancel(context.Background())
 	a.health.set(flowcomp.HealthUnknown, "not started")
 
 	bridge, err := newMetricsBridge(opts.Registerer)
@@ -72,7 +82,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 	if k.hasOutput() {
 		a.out = telemetry.NewIndirect()
 		a.out.Set(telemetry.FanOut(d.output))
-		if usedSignals(d.output) == ([numSignals]bool{}) {
+		if usedSignals(d.output) == ([telemetry.NumSignals]bool{}) {
 			opts.Logger.Warn("no consumers in output: nothing will be sent on")
 		}
 	}
@@ -80,7 +90,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 		a.input = telemetry.NewIndirect()
 	}
 	if k.class == classExtension {
-		runningExtensions.declare(a.id, a)
+		a.ext = newExtension(a.id)
 	}
 	inst, err := a.newInstance(d)
 	if err != nil {
@@ -93,7 +103,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 		case k.hasInput():
 			opts.OnStateChange(telemetry.Exports{Input: a.input})
 		case k.class == classExtension:
-			opts.OnStateChange(ExtensionExports{ID: a.id.String()})
+			opts.OnStateChange(ExtensionExports{ID: a.ext})
 		}
 	}
 	return a, nil
@@ -122,22 +132,23 @@ func version() string {
 	return "dev"
 }
 
-// config returns a fresh upstream config for d, with the data-directory
-// keys the script left unset pointing at the component's data path.
+// config returns the upstream config for d: the one decoding made (it is
+// not decoded again), with the data-directory keys the script left unset
+// pointing at the component's data path.
 func (a *adapter) config(d decoded) (component.Config, error) {
-	values := d.values
-	if unset := unsetDataDirs(a.k, values); len(unset) > 0 {
-		if a.opts.DataPath == "" {
-			return nil, fmt.Errorf("%s: no data path to keep %s in", a.opts.ID, strings.Join(unset, ", "))
-		}
-		if err := os.MkdirAll(a.opts.DataPath, 0o750); err != nil {
-			return nil, err
-		}
-		values = withDataDir(values, unset, a.opts.DataPath)
+	unset := unsetDataDirs(a.k, d.values)
+	if len(unset) == 0 {
+		return d.config, nil
 	}
-	cfg := a.k.factory.CreateDefaultConfig()
-	if err := confmap.NewFromStringMap(values).Unmarshal(cfg); err != nil {
-		return nil, unmarshalErrors(err, a.k.configType, values)
+	if a.opts.DataPath == "" {
+		return nil, fmt.Errorf("%s: no data path to keep %s in", a.opts.ID, strings.Join(unset, ", "))
+	}
+	if err := os.MkdirAll(a.opts.DataPath, 0o750); err != nil {
+		return nil, err
+	}
+	cfg, err := withDataDir(a.k, d.config, d.values, unset, a.opts.DataPath)
+	if err != nil {
+		return nil, err
 	}
 	if !d.partial {
 		if err := confmap.Validate(cfg); err != nil {
@@ -151,18 +162,23 @@ func (a *adapter) config(d decoded) (component.Config, error) {
 // it failed to start or reported an error status.
 func (a *adapter) CurrentHealth() flowcomp.Health { return a.health.get() }
 
-// Run waits for the extensions the config names, starts the instance and
-// runs until ctx ends; it then stops the instance, which drains it.
+// Run waits for the extensions the config references to start (the
+// engine runs them before, but their Run starts them concurrently with
+// this one), starts the instance and runs until ctx ends; it then stops
+// the instance, which drains it.
 func (a *adapter) Run(ctx context.Context) error {
-	a.mu.Lock()
-	names := stringsIn(a.args.values)
-	a.mu.Unlock()
-	if pending := runningExtensions.wait(ctx, names); len(pending) > 0 {
-		a.finish(context.Background()) // cancelled before the extensions ran
-		return nil
+	for {
+		a.mu.Lock()
+		exts := a.args.extensions
+		if extensionsReady(exts) {
+			break // holding a.mu
+		}
+		a.mu.Unlock()
+		if !waitExtensions(ctx, exts) {
+			a.finish(context.Background()) // cancelled before the extensions ran
+			return nil
+		}
 	}
-
-	a.mu.Lock()
 	a.running = true
 	if a.cur == nil {
 		if inst, err := a.newInstance(a.args); err != nil {
@@ -184,32 +200,51 @@ func (a *adapter) Run(ctx context.Context) error {
 	return nil
 }
 
-// finish stops the current instance (draining it, with ctx's values but
-// not its cancellation) and releases what Build took. Updates after it
-// only record their arguments.
+// finish stops the current instance (draining it until the stop's drain
+// deadline, then shutting it down with ctx's values but not its
+// cancellation) and releases what Build took. Updates after it only record
+// their arguments.
 func (a *adapter) finish(ctx context.Context) {
+	stopBy, ok := flowcomp.DrainDeadline(ctx)
+	if !ok {
+		stopBy = time.Now().Add(a.opts.DrainTimeout)
+	}
+	a.stopBy.Store(&stopBy)
 	a.mu.Lock()
 	a.running = false
 	a.done = true
 	inst := a.cur
 	a.cur = nil
 	a.mu.Unlock()
+	a.cancelWait()
+	if inst != nil && a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
+		a.input.Set(nil) // upstream components are stopped first: nothing new comes
+	}
+	if inst != nil {
+		a.drain(inst, "stopping", func() time.Time { return stopBy })
+	}
 	a.retire(context.WithoutCancel(ctx), inst)
 	a.bg.Wait()
 	a.cleanup()
 }
 
 // startLocked starts inst and makes it current: the input points at it,
-// an extension is served to hosts.
+// an extension's handle serves it (a new handle is exported).
 func (a *adapter) startLocked(inst *instance) error {
 	a.health.set(flowcomp.HealthUnknown, "starting")
-	if err := inst.start(context.Background(), a.host); err != nil {
+	if err := inst.start(context.Background()); err != nil {
 		a.health.unhealthy("starting: " + err.Error())
 		a.opts.Logger.Error("failed to start", "err", err)
 		return err
 	}
-	if a.k.class == classExtension {
-		runningExtensions.set(a.id, a, inst.comps[0])
+	if inst.ext != nil {
+		inst.ext.started(inst.comps[0])
+		if inst.ext != a.ext {
+			a.ext = inst.ext
+			if a.opts.OnStateChange != nil {
+				a.opts.OnStateChange(ExtensionExports{ID: a.ext})
+			}
+		}
 	}
 	if a.input != nil {
 		a.input.Set(inst)
@@ -223,26 +258,31 @@ func (a *adapter) retire(ctx context.Context, inst *instance) {
 	if inst == nil {
 		return
 	}
-	if a.k.class == classExtension {
-		runningExtensions.set(a.id, a, nil)
+	if inst.ext != nil {
+		inst.ext.stopped()
 	}
 	if a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
 		a.input.Set(nil)
+	}
+	if left := inst.probe.queued(); left > 0 && inst.probe.persistent {
+		// The exporterhelper logs the requests it was retrying as
+		// "Dropping data", but a persistent queue keeps them.
+		a.opts.Logger.Info("shutting down a persistent queue: what was not sent stays in its storage for the next instance", "queued", left)
 	}
 	if err := inst.shutdown(ctx); err != nil {
 		a.opts.Logger.Error("failed to shut down", "err", err)
 	}
 }
 
-// cleanup releases what Build took: the extension id and the metrics.
+// cleanup releases what Build took: the metrics.
 func (a *adapter) cleanup() {
-	if a.k.class == classExtension {
-		runningExtensions.remove(a.id, a)
-	}
+	a.cancelWait()
 	a.metrics.close()
 }
 
-// Update applies new arguments (see the package comment).
+// Update applies new arguments (see the package comment). New arguments
+// that reference an extension not started yet (the engine updates running
+// components before it starts new ones) are applied once it has started.
 func (a *adapter) Update(args flowcomp.Arguments) error {
 	d, err := a.k.decoded(args)
 	if err != nil {
@@ -250,12 +290,43 @@ func (a *adapter) Update(args flowcomp.Arguments) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.gen++
+	if a.running && !extensionsReady(d.extensions) {
+		gen := a.gen
+		a.bg.Add(1)
+		go a.applyWhenReady(gen, d)
+		return nil
+	}
+	return a.applyLocked(d)
+}
+
+// applyWhenReady applies d once its extensions have started, unless
+// another update came meanwhile or Run finished.
+func (a *adapter) applyWhenReady(gen uint64, d decoded) {
+	defer a.bg.Done()
+	if !waitExtensions(a.waits, d.extensions) {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done || a.gen != gen {
+		return
+	}
+	if err := a.applyLocked(d); err != nil {
+		a.health.unhealthy("update failed: " + err.Error())
+		a.opts.Logger.Error("updating once its extensions started failed", "err", err)
+	}
+}
+
+// applyLocked applies d.
+func (a *adapter) applyLocked(d decoded) error {
 	if a.done {
 		a.args = d
 		return nil
 	}
 
 	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config)
+	sameConfig = sameConfig && slices.Equal(a.args.extensions, d.extensions)
 	if a.cur != nil && sameConfig && usedSignals(a.args.output) == usedSignals(d.output) {
 		a.setOutput(d)
 		a.args = d
@@ -293,7 +364,7 @@ func (a *adapter) setOutput(d decoded) {
 // replaceSequential, holding incoming data meanwhile.
 func (a *adapter) replaceOverlapped(inst *instance, d decoded) error {
 	old := a.cur
-	if err := inst.start(context.Background(), a.host); err != nil {
+	if err := inst.start(context.Background()); err != nil {
 		a.opts.Logger.Info("new instance could not start beside the old one; stopping the old one first", "err", err)
 		g := newGate(a.input, old.caps)
 		a.input.Set(g)
@@ -310,9 +381,13 @@ func (a *adapter) replaceOverlapped(inst *instance, d decoded) error {
 	a.cur = inst
 	a.args = d
 	a.health.healthy("running")
+	until := a.drainUntil()
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
+		// New calls go to inst; old drains its queue (with its own
+		// config) before it is shut down.
+		a.drain(old, "replaced", until)
 		a.retire(context.Background(), old)
 	}()
 	return nil

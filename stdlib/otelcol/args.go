@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"reflect"
 	"strings"
 
 	"go.opentelemetry.io/collector/component"
@@ -30,6 +31,8 @@ type Args struct {
 	values map[string]any
 	// partial is set when a placeholder stood for a value (check mode).
 	partial bool
+	// extensions are the extensions the config references.
+	extensions []*Extension
 }
 
 var _ decode.Unmarshaler = (*Args)(nil)
@@ -45,7 +48,7 @@ func (a *Args) UnmarshalScript(v any) error {
 	if err != nil {
 		return err
 	}
-	a.Output, a.Config, a.values, a.partial = d.output, d.config, d.values, d.partial
+	a.Output, a.Config, a.values, a.partial, a.extensions = d.output, d.config, d.values, d.partial, d.extensions
 	return nil
 }
 
@@ -72,10 +75,11 @@ func (a Args) MarshalJSON() ([]byte, error) {
 
 // decoded is the signal-independent content of an Args.
 type decoded struct {
-	output  telemetry.Output
-	config  component.Config
-	values  map[string]any
-	partial bool
+	output     telemetry.Output
+	config     component.Config
+	values     map[string]any
+	partial    bool
+	extensions []*Extension // referenced by the config, each once
 }
 
 // decodeArgs decodes a script table for kind k.
@@ -96,6 +100,7 @@ func decodeArgs(k *kind, v any) (decoded, error) {
 	p := plainer{}
 	d.values = p.table("", m, k.configType)
 	d.partial = p.partial
+	d.extensions = p.extensions
 	errs = append(errs, p.errs...)
 
 	d.config = k.factory.CreateDefaultConfig()
@@ -146,8 +151,8 @@ func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
 			errs = append(errs, &decode.Error{Path: joinPath("output", e.Path), Message: e.Message})
 		}
 	}
-	for s := range numSignals {
-		if len(consumers(*out, s)) > 0 && !k.supports[s] {
+	for _, s := range telemetry.AllSignals {
+		if len(out.Consumers(s)) > 0 && !k.supports[s] {
 			errs = append(errs, decode.Errorf("output."+s.String(), "%s does not produce %s", k.name, s))
 		}
 	}
@@ -159,10 +164,9 @@ func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
 // that exists; Build validates the final config again.
 func validate(k *kind, values map[string]any, cfg component.Config) decode.Errors {
 	if unset := unsetDataDirs(k, values); len(unset) > 0 {
-		vals := withDataDir(values, unset, os.TempDir())
-		cfg = k.factory.CreateDefaultConfig()
-		if err := confmap.NewFromStringMap(vals).Unmarshal(cfg); err != nil {
-			return unmarshalErrors(err, k.configType, vals)
+		var err error
+		if cfg, err = withDataDir(k, cfg, values, unset, os.TempDir()); err != nil {
+			return decode.Errors{{Message: err.Error()}}
 		}
 	}
 	if err := confmap.Validate(cfg); err != nil {
@@ -182,12 +186,19 @@ func unsetDataDirs(k *kind, values map[string]any) []string {
 	return unset
 }
 
-// withDataDir returns a copy of values with each key set to dir.
-func withDataDir(values map[string]any, keys []string, dir string) map[string]any {
-	out := deepCopy(values).(map[string]any)
+// withDataDir returns cfg with each key set to dir. The decoded config is
+// not decoded again: the structs on each key's path are copied and the
+// rest is shared. A path that holds more than structs and pointers (never
+// so for the registered kinds) falls back to unmarshalling values with
+// the keys set over a fresh default config.
+func withDataDir(k *kind, cfg component.Config, values map[string]any, keys []string, dir string) (component.Config, error) {
+	if out, ok := withStrings(cfg, keys, dir); ok {
+		return out, nil
+	}
+	vals := deepCopy(values).(map[string]any)
 	for _, key := range keys {
 		parts := strings.Split(key, ".")
-		m := out
+		m := vals
 		for _, p := range parts[:len(parts)-1] {
 			next, ok := m[p].(map[string]any)
 			if !ok {
@@ -198,7 +209,66 @@ func withDataDir(values map[string]any, keys []string, dir string) map[string]an
 		}
 		m[parts[len(parts)-1]] = dir
 	}
-	return out
+	out := k.factory.CreateDefaultConfig()
+	if err := confmap.NewFromStringMap(vals).Unmarshal(out); err != nil {
+		return nil, unmarshalErrors(err, k.configType, vals)
+	}
+	return out, nil
+}
+
+// withStrings returns a copy of the config cfg points to with the string
+// fields at the dotted key paths set to s; only the structs along the
+// paths are copied. ok is false when a path leads elsewhere than to a
+// string through structs and pointers to structs.
+func withStrings(cfg component.Config, paths []string, s string) (component.Config, bool) {
+	root := reflect.ValueOf(cfg)
+	if root.Kind() != reflect.Pointer || root.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	cp := reflect.New(root.Type().Elem())
+	cp.Elem().Set(root.Elem())
+	for _, p := range paths {
+		if !setString(cp.Elem(), strings.Split(p, "."), s) {
+			return nil, false
+		}
+	}
+	return cp.Interface(), true
+}
+
+// setString sets the string at keys below v, an addressable struct that
+// is already a copy, copying the structs it goes through.
+func setString(v reflect.Value, keys []string, s string) bool {
+	for _, f := range configFields(v.Type()) {
+		if f.key != keys[0] {
+			continue
+		}
+		fv := v
+		for i, idx := range f.index {
+			if i > 0 && fv.Kind() != reflect.Struct {
+				return false // squashed through a pointer
+			}
+			fv = fv.Field(idx)
+		}
+		switch {
+		case len(keys) == 1:
+			if fv.Kind() != reflect.String {
+				return false
+			}
+			fv.SetString(s)
+			return true
+		case fv.Kind() == reflect.Struct:
+			return setString(fv, keys[1:], s)
+		case fv.Kind() == reflect.Pointer && fv.Type().Elem().Kind() == reflect.Struct:
+			cp := reflect.New(fv.Type().Elem())
+			if !fv.IsNil() {
+				cp.Elem().Set(fv.Elem())
+			}
+			fv.Set(cp)
+			return setString(cp.Elem(), keys[1:], s)
+		}
+		return false
+	}
+	return false
 }
 
 func deepCopy(v any) any {

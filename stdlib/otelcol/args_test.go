@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
+	"go.opentelemetry.io/collector/exporter/otlpexporter"
 	"go.opentelemetry.io/collector/processor/batchprocessor"
 
 	"github.com/flowlua/flowlua/engine/component/telemetry"
@@ -94,6 +95,11 @@ func TestArgsErrors(t *testing.T) {
 		args: map[string]any{"output": map[string]any{}},
 		want: []string{`unknown field "output"`},
 	}, {
+		name: "an extension named by a string",
+		comp: "otelcol.exporter.otlp",
+		args: map[string]any{"endpoint": "a:1", "sending_queue": map[string]any{"storage": "file_storage/q"}},
+		want: []string{`sending_queue.storage: expected an extension, got string "file_storage/q": reference it as otelcol.extension.<type>.<label>.id`},
+	}, {
 		name: "a consumer where a string goes",
 		comp: "otelcol.exporter.otlp",
 		args: map[string]any{"endpoint": newSink()},
@@ -164,12 +170,13 @@ func TestArgsCheckMode(t *testing.T) {
 	str := &script.Placeholder{Type: reflect.TypeFor[string](), From: "file.read.token.content"}
 	consumerT := &script.Placeholder{Type: reflect.TypeFor[telemetry.Consumer](), From: "otelcol.exporter.otlp.x.input"}
 	boolean := &script.Placeholder{Type: reflect.TypeFor[bool](), From: "x.y.flag"}
+	extension := &script.Placeholder{Type: reflect.TypeFor[*Extension](), From: "otelcol.extension.file_storage.q.id"}
 
 	_, v, err := decodeFor(t, "otelcol.exporter.otlp", map[string]any{
 		"endpoint":      str,
 		"headers":       map[string]any{"authorization": &script.Expr{Op: ".."}}, // never reaches decode in practice
 		"tls":           map[string]any{"insecure": boolean},
-		"sending_queue": map[string]any{"storage": str},
+		"sending_queue": map[string]any{"storage": extension},
 	})
 	if err == nil || !strings.Contains(err.Error(), "headers.authorization") {
 		t.Errorf("an unevaluated expression was accepted: %v", err)
@@ -178,10 +185,13 @@ func TestArgsCheckMode(t *testing.T) {
 		"endpoint":      str,
 		"headers":       map[string]any{"authorization": str},
 		"tls":           map[string]any{"insecure": boolean},
-		"sending_queue": map[string]any{"storage": str},
+		"sending_queue": map[string]any{"storage": extension},
 	})
 	if err != nil {
 		t.Fatalf("placeholders of the right types: %v", err)
+	}
+	if got := *v.(Args).Config.(*otlpexporter.Config).QueueConfig.Get().StorageID; got.String() != "file_storage/q" {
+		t.Errorf("storage = %s, want the id the reference names", got)
 	}
 	if !v.(Args).partial {
 		t.Error("args with placeholders not marked partial")
@@ -196,6 +206,10 @@ func TestArgsCheckMode(t *testing.T) {
 	_, _, err = decodeFor(t, "otelcol.exporter.otlp", map[string]any{"endpoint": "a:1", "compression": consumerT})
 	if got := errString(err); got != "compression: expected a string, number, boolean or table, got telemetry.Consumer (from otelcol.exporter.otlp.x.input)" {
 		t.Errorf("consumer placeholder in config: %s", got)
+	}
+	_, _, err = decodeFor(t, "otelcol.exporter.otlp", map[string]any{"endpoint": "a:1", "sending_queue": map[string]any{"storage": str}})
+	if got := errString(err); got != "sending_queue.storage: expected an extension, got string (from file.read.token.content): reference it as otelcol.extension.<type>.<label>.id" {
+		t.Errorf("string placeholder for an extension: %s", got)
 	}
 	_, _, err = decodeFor(t, "otelcol.exporter.otlp", map[string]any{"endpoint": "a:1", "compression": boolean})
 	if got := errString(err); got != "compression: expected string, got boolean" {

@@ -1,25 +1,31 @@
 package otelcol
 
 import (
-	"log/slog"
-
 	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc/encoding"
 
 	"github.com/flowlua/flowlua/stdlib/otelcol/otlpdecode"
 )
 
-// The OTLP receivers flowlua hosts decode gRPC export requests with
-// otlpdecode, which builds the same pdata with fewer allocations and hands
-// whatever it does not handle to pdata's own decoder.
-func init() {
-	if err := otlpdecode.RegisterGRPCCodec(); err != nil {
-		slog.Warn("OTLP fast decoding is off", "error", err)
+// InstallGRPCCodec makes gRPC decode OTLP export requests with otlpdecode,
+// which builds the same pdata with fewer allocations and hands whatever it
+// does not handle to pdata's own decoder (fast false: every request goes
+// to pdata's decoder, and is still counted). It returns the collector of
+// flowlua_otlp_grpc_decoded_requests_total for the installed codec.
+//
+// gRPC keeps one codec per name for the whole process, read by every
+// server, and allows replacing it only before servers start: call it once,
+// from the command that runs pipelines, before the first receiver is
+// built. Nothing else installs it, so `check`, `graph` and tests keep
+// gRPC's default codec.
+func InstallGRPCCodec(fast bool) (prometheus.Collector, error) {
+	c, err := otlpdecode.NewGRPCCodec(encoding.GetCodecV2("proto"), fast)
+	if err != nil {
+		return nil, err
 	}
+	encoding.RegisterCodecV2(c)
+	return decodingCollector{c}, nil
 }
-
-// SetFastDecoding turns otlpdecode's gRPC decoding on or off for the
-// process; off, every OTLP/gRPC request is decoded by pdata.
-func SetFastDecoding(on bool) { otlpdecode.SetEnabled(on) }
 
 var decodedDesc = prometheus.NewDesc(
 	"flowlua_otlp_grpc_decoded_requests_total",
@@ -27,17 +33,14 @@ var decodedDesc = prometheus.NewDesc(
 	[]string{"signal", "decoder"}, nil,
 )
 
-// decodingCollector exposes otlpdecode's counters.
-type decodingCollector struct{}
-
-// DecodingMetrics returns the collector of flowlua_otlp_grpc_decoded_requests_total.
-func DecodingMetrics() prometheus.Collector { return decodingCollector{} }
+// decodingCollector exposes a codec's counters.
+type decodingCollector struct{ codec *otlpdecode.Codec }
 
 func (decodingCollector) Describe(ch chan<- *prometheus.Desc) { ch <- decodedDesc }
 
-func (decodingCollector) Collect(ch chan<- prometheus.Metric) {
+func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, signal := range []string{"traces", "metrics", "logs"} {
-		s := otlpdecode.StatsOf(signal)
+		s := d.codec.StatsOf(signal)
 		ch <- prometheus.MustNewConstMetric(decodedDesc, prometheus.CounterValue, float64(s.Fast.Load()), signal, "fast")
 		ch <- prometheus.MustNewConstMetric(decodedDesc, prometheus.CounterValue, float64(s.Pdata.Load()), signal, "pdata")
 	}

@@ -59,22 +59,8 @@ func (d *describer) fields(prefix string, v reflect.Value) {
 	}
 	d.active[v.Type()] = true
 	defer delete(d.active, v.Type())
-	t := v.Type()
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
-		}
-		name, squash := mapstructureName(sf)
-		if name == "-" {
-			continue
-		}
-		fv := v.Field(i)
-		if squash {
-			d.fields(prefix, fv)
-			continue
-		}
-		d.field(joinPath(prefix, name), fv)
+	for _, f := range configFields(v.Type()) {
+		d.field(joinPath(prefix, f.key), fieldValue(v, f))
 	}
 }
 
@@ -82,8 +68,11 @@ func (d *describer) fields(prefix string, v reflect.Value) {
 func (d *describer) field(path string, v reflect.Value) {
 	inner, optional := unwrapValue(v)
 	f := decode.Field{Path: path, Type: configTypeName(v.Type())}
-	if optional {
+	switch {
+	case optional:
 		f.Doc = "off unless given ({} for the defaults)"
+	case isExtensionID(v.Type()):
+		f.Doc = "reference " + extensionRef
 	}
 	if inner.IsValid() {
 		f.Default = formatDefault(inner)
@@ -151,6 +140,8 @@ func configTypeName(t reflect.Type) string {
 		return "any"
 	case isMapList(d):
 		return "map(string)"
+	case d == componentIDType:
+		return "extension"
 	case d != durationType && reflect.PointerTo(d).Implements(textUnmarshaler):
 		return "string"
 	}
@@ -164,9 +155,6 @@ var durationType = reflect.TypeFor[time.Duration]()
 func formatDefault(v reflect.Value) string {
 	if !v.IsValid() || v.IsZero() {
 		return ""
-	}
-	if v.Type() == durationType {
-		return strconv.Quote(time.Duration(v.Int()).String())
 	}
 	if v.CanAddr() && v.Addr().CanInterface() {
 		if m, ok := v.Addr().Interface().(encoding.TextMarshaler); ok {
@@ -187,18 +175,10 @@ func formatDefault(v reflect.Value) string {
 			}
 		}
 	}
-	switch v.Kind() {
-	case reflect.String:
-		return strconv.Quote(v.String())
-	case reflect.Bool:
-		return strconv.FormatBool(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.FormatInt(v.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return strconv.FormatUint(v.Uint(), 10)
-	case reflect.Float32, reflect.Float64:
-		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
-	case reflect.Slice:
+	if s, ok := decode.FormatScalar(v); ok {
+		return s
+	}
+	if v.Kind() == reflect.Slice {
 		elems := make([]string, 0, v.Len())
 		for i := range v.Len() {
 			if s := formatDefault(v.Index(i)); s != "" {

@@ -41,7 +41,7 @@ func TestDescribe(t *testing.T) {
 			{Path: "tls.insecure", Type: "boolean"},
 			{Path: "timeout", Type: "duration", Default: `"5s"`},
 			{Path: "compression", Type: "string", Default: `"gzip"`},
-			{Path: "sending_queue.storage", Type: "string"},
+			{Path: "sending_queue.storage", Type: "extension", Doc: "reference otelcol.extension.<type>.<label>.id"},
 			{Path: "sending_queue.num_consumers", Type: "integer", Default: "10"},
 			{Path: "retry_on_failure.enabled", Type: "boolean", Default: "true"},
 		},
@@ -111,7 +111,7 @@ func TestRegistrations(t *testing.T) {
 				t.Errorf("%s exports %v", n, types)
 			}
 		case strings.HasPrefix(n, "otelcol.extension."):
-			if types["id"] != reflect.TypeFor[string]() {
+			if types["id"] != reflect.TypeFor[*Extension]() {
 				t.Errorf("%s exports %v, want id", n, types)
 			}
 		default:

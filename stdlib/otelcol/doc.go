@@ -26,6 +26,13 @@
 //  4. The config is validated by the collector's own confmap.Validate,
 //     unless a *script.Placeholder was present (check mode).
 //
+// An extension is referenced through the `id` export of its
+// otelcol.extension.* component (an *Extension), never by a string: the
+// reference is a graph edge. Where the config takes an extension (a
+// component.ID field such as sending_queue.storage), the handle becomes
+// its collector id and is remembered; a string there is an error telling
+// how to reference it.
+//
 // Errors become *decode.Error with the field path and a "did you mean"
 // hint built from the config's mapstructure tags.
 //
@@ -36,14 +43,25 @@
 //     exporter's: every signal it supports), from one config pointer, and
 //     publishes the exports: `input` (a telemetry.Indirect) for processors
 //     and exporters, `id` for extensions.
-//  2. Run waits for the extensions the config names, starts the instance
-//     with a Host that serves flowlua's running extensions, points `input`
-//     at it, and on cancellation stops it: `input` is cleared, in-flight
-//     calls return, then Shutdown drains.
+//  2. Run waits for the extensions the config references to start (the
+//     engine runs them first, but their Run starts them concurrently),
+//     starts the instance with a Host that serves exactly those
+//     extensions, points `input` at it, and on cancellation stops it:
+//     `input` is cleared, the queue drains until component.DrainDeadline,
+//     in-flight calls return, then Shutdown; what fails then is counted
+//     as dropped (drain_timeout).
 //  3. Update applies new arguments: new outputs alone are swapped in
-//     place; a new config builds and starts a new instance, swaps it in,
-//     then shuts the old one down. Receivers and extensions (which hold
-//     ports and files) stop the old instance before starting the new one.
+//     place; a new config (or new extension handles) builds and starts a
+//     new instance, swaps it in, then drains the old one (until its
+//     exporter queue is empty, within Options.DrainTimeout; drain.go) and
+//     shuts it down. Receivers and
+//     extensions (which hold ports and files) stop the old instance before
+//     starting the new one; an extension's new instance is exported as a
+//     new handle, so that the components referencing it are updated too.
+//     Arguments referencing an extension not started yet are applied once
+//     it has started.
+//  4. When Run returns, the component's metrics are unregistered and its
+//     MeterProvider shut down.
 //
 // Components log through the component's slog logger (a zap core bridges
 // them) and their own metrics (accepted/refused/sent/failed, queue size)

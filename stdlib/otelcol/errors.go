@@ -251,11 +251,9 @@ func fixSquash(t reflect.Type, keys []string) []string {
 	var out []string
 	for _, k := range keys {
 		d := deref(t)
-		if d != nil && d.Kind() == reflect.Struct {
-			if sq, ok := squashedField(d, k); ok {
-				t = sq
-				continue
-			}
+		if sq, ok := shapeOf(d).squashed[k]; ok {
+			t = sq
+			continue
 		}
 		out = append(out, k)
 		if d != nil && (d.Kind() == reflect.Slice || d.Kind() == reflect.Array || d.Kind() == reflect.Map) {
@@ -265,26 +263,4 @@ func fixSquash(t reflect.Type, keys []string) []string {
 		}
 	}
 	return out
-}
-
-// squashedField finds, among the fields of struct t (recursively through
-// squashed ones), a squashed field whose lowercase Go name is key.
-func squashedField(t reflect.Type, key string) (reflect.Type, bool) {
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
-		}
-		if _, squash := mapstructureName(sf); squash {
-			if strings.ToLower(sf.Name) == key {
-				return sf.Type, true
-			}
-			if d := deref(sf.Type); d != nil && d.Kind() == reflect.Struct {
-				if ft, ok := squashedField(d, key); ok {
-					return ft, true
-				}
-			}
-		}
-	}
-	return nil, false
 }

@@ -168,14 +168,15 @@ func TestReceiverToOTLPExporter(t *testing.T) {
 }
 
 // TestPersistentQueueOnFileStorage wires sending_queue.storage to the id
-// exported by otelcol.extension.file_storage: the exporter finds the
-// extension through the host, keeps its queue in the extension's data
-// directory, and delivers.
+// exported by otelcol.extension.file_storage: the exporter waits for the
+// extension it references, finds it through its host (which serves that
+// extension alone), keeps its queue in the extension's data directory,
+// and delivers.
 func TestPersistentQueueOnFileStorage(t *testing.T) {
 	server := startOTLPServer(t)
 	ext := build(t, "otelcol.extension.file_storage", "queue", map[string]any{})
 	id := ext.exports.(ExtensionExports).ID
-	if id != "file_storage/queue" {
+	if id.String() != "file_storage/queue" {
 		t.Fatalf("extension id = %q, want file_storage/queue", id)
 	}
 	exp := build(t, "otelcol.exporter.otlp", "persistent", map[string]any{
@@ -183,7 +184,7 @@ func TestPersistentQueueOnFileStorage(t *testing.T) {
 		"tls":           map[string]any{"insecure": true},
 		"sending_queue": map[string]any{"storage": id},
 	})
-	// The exporter runs first: it waits for the extension it names.
+	// The exporter runs first: it waits for the extension it references.
 	exp.run()
 	time.Sleep(20 * time.Millisecond)
 	if h := exp.health(); h.Message != "not started" {

@@ -7,135 +7,92 @@ import (
 	"go.opentelemetry.io/collector/component"
 )
 
-// runningExtensions is the process-wide registry of the extensions flowlua
-// runs, keyed by collector id (type file_storage, name the flowlua label):
-// what hosts return from GetExtensions.
-var runningExtensions = newExtensionRegistry()
-
-// extensionRegistry tracks extensions from Build (declared, not yet
-// running) to Run's end.
-type extensionRegistry struct {
+// Extension is what an otelcol.extension.* component exports as `id`: a
+// handle on one instance of the upstream extension, with the collector id
+// that config keys naming an extension take (sending_queue.storage,
+// auth.authenticator). A config references it
+// (`storage = otelcol.extension.file_storage.q.id`), which makes the
+// extension a dependency in the graph; the adapter writes its id into the
+// upstream config and serves exactly the extensions a config referenced
+// to the component through its host.
+//
+// A handle follows one instance: when the extension's instance is
+// replaced, the component exports a new handle, so that the components
+// referencing it are updated and start against the new one.
+type Extension struct {
+	id      component.ID
+	ready   chan struct{} // closed once the instance started
 	mu      sync.Mutex
-	byID    map[component.ID]*extensionEntry
-	changed chan struct{} // closed and replaced on every change
+	running component.Component // the started instance; nil before, and after it stopped
 }
 
-type extensionEntry struct {
-	owner any                 // the adapter that declared it
-	ext   component.Component // nil until started
+func newExtension(id component.ID) *Extension {
+	return &Extension{id: id, ready: make(chan struct{})}
 }
 
-func newExtensionRegistry() *extensionRegistry {
-	return &extensionRegistry{byID: map[component.ID]*extensionEntry{}, changed: make(chan struct{})}
-}
+// ID returns the extension's collector id.
+func (e *Extension) ID() component.ID { return e.id }
 
-// declare records that owner will run the extension id. A later owner
-// takes the id over (a reload may build the new component before the old
-// one stops): the old owner's calls are then ignored.
-func (r *extensionRegistry) declare(id component.ID, owner any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if e, ok := r.byID[id]; !ok || e.owner != owner {
-		r.byID[id] = &extensionEntry{owner: owner}
-		r.notifyLocked()
+// String returns the collector id ("file_storage/queue").
+func (e *Extension) String() string { return e.id.String() }
+
+// MarshalText writes the collector id, for the API.
+func (e *Extension) MarshalText() ([]byte, error) { return []byte(e.id.String()), nil }
+
+// started records that the instance runs.
+func (e *Extension) started(c component.Component) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.running == nil && c != nil {
+		e.running = c
+		close(e.ready)
 	}
 }
 
-// set makes ext (nil: not running) the extension id of owner.
-func (r *extensionRegistry) set(id component.ID, owner any, ext component.Component) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if e, ok := r.byID[id]; ok && e.owner == owner {
-		e.ext = ext
-		r.notifyLocked()
+// stopped records that the instance no longer runs; the handle stays
+// stopped (a new instance gets a new handle).
+func (e *Extension) stopped() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.running = nil
+}
+
+// component returns the running extension, or nil.
+func (e *Extension) component() component.Component {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.running
+}
+
+// isReady reports whether the instance has started.
+func (e *Extension) isReady() bool {
+	select {
+	case <-e.ready:
+		return true
+	default:
+		return false
 	}
 }
 
-// remove forgets owner's extension id.
-func (r *extensionRegistry) remove(id component.ID, owner any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if e, ok := r.byID[id]; ok && e.owner == owner {
-		delete(r.byID, id)
-		r.notifyLocked()
-	}
-}
-
-func (r *extensionRegistry) notifyLocked() {
-	close(r.changed)
-	r.changed = make(chan struct{})
-}
-
-// snapshot returns the running extensions.
-func (r *extensionRegistry) snapshot() map[component.ID]component.Component {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	m := make(map[component.ID]component.Component, len(r.byID))
-	for id, e := range r.byID {
-		if e.ext != nil {
-			m[id] = e.ext
-		}
-	}
-	return m
-}
-
-// pending returns those of names that name a declared extension not
-// running yet.
-func (r *extensionRegistry) pending(names []string) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, n := range names {
-		var id component.ID
-		if id.UnmarshalText([]byte(n)) != nil {
-			continue
-		}
-		if e, ok := r.byID[id]; ok && e.ext == nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// wait returns once none of names is a declared extension that is not
-// running, or when ctx ends. Strings that name no declared extension are
-// not waited for (the upstream component reports them at Start).
-func (r *extensionRegistry) wait(ctx context.Context, names []string) []string {
-	for {
-		r.mu.Lock()
-		ch := r.changed
-		r.mu.Unlock()
-		p := r.pending(names)
-		if len(p) == 0 {
-			return nil
-		}
+// waitExtensions waits until every extension of exts has started; it
+// returns false if ctx ended first.
+func waitExtensions(ctx context.Context, exts []*Extension) bool {
+	for _, e := range exts {
 		select {
-		case <-ch:
+		case <-e.ready:
 		case <-ctx.Done():
-			return p
+			return false
 		}
 	}
+	return true
 }
 
-// stringsIn returns every string in a plain value: the candidates for
-// extension ids a config names.
-func stringsIn(v any) []string {
-	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			out = append(out, v)
-		case map[string]any:
-			for _, e := range v {
-				walk(e)
-			}
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
+// extensionsReady reports whether every extension of exts has started.
+func extensionsReady(exts []*Extension) bool {
+	for _, e := range exts {
+		if !e.isReady() {
+			return false
 		}
 	}
-	walk(v)
-	return out
+	return true
 }

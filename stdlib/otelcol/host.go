@@ -5,11 +5,12 @@ import (
 	"go.opentelemetry.io/collector/component/componentstatus"
 )
 
-// host is the component.Host an adapter gives the upstream components it
-// starts: it serves flowlua's running extensions and turns status reports
-// into the component's health.
+// host is the component.Host an adapter gives the upstream components of
+// one instance: it serves the extensions the instance's config referenced
+// and turns status reports into the component's health.
 type host struct {
-	health *health
+	health     *health
+	extensions []*Extension
 }
 
 var (
@@ -17,9 +18,16 @@ var (
 	_ componentstatus.Reporter = (*host)(nil)
 )
 
-// GetExtensions returns the extensions flowlua runs, by collector id.
+// GetExtensions returns the running extensions the config referenced, by
+// collector id.
 func (h *host) GetExtensions() map[component.ID]component.Component {
-	return runningExtensions.snapshot()
+	m := make(map[component.ID]component.Component, len(h.extensions))
+	for _, e := range h.extensions {
+		if c := e.component(); c != nil {
+			m[e.id] = c
+		}
+	}
+	return m
 }
 
 // Report records a status event: errors make the component unhealthy, OK

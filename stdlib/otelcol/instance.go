@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
@@ -33,7 +34,12 @@ type instance struct {
 	metrics consumer.Metrics
 	logs    consumer.Logs
 	caps    consumer.Capabilities
-	reject  [numSignals]error
+	reject  [telemetry.NumSignals]error
+
+	cfg   component.Config // the config the components were created from
+	host  *host            // serves the extensions the config referenced
+	ext   *Extension       // an extension instance's handle
+	probe *probe           // watches the components' queues and drops (drain.go)
 
 	redirect telemetry.Consumer
 	inflight atomic.Int64
@@ -48,19 +54,25 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst := &instance{redirect: a.input}
+	inst := &instance{cfg: cfg, redirect: a.input, host: &host{health: &a.health, extensions: d.extensions}}
+	inst.probe = &probe{dropped: a.opts.Dropped, persistent: persistentQueue(cfg)}
 	k := a.k
 	s := a.settings
+	s.tel.MeterProvider = probeMeterProvider{MeterProvider: s.tel.MeterProvider, p: inst.probe}
 	if k.class == classExtension {
 		c, err := k.createExtension(s, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("creating %s: %w", a.id, err)
 		}
 		inst.comps = append(inst.comps, c)
+		inst.ext = a.ext
+		if a.ext == nil || a.ext.isReady() { // the published handle is taken
+			inst.ext = newExtension(a.id)
+		}
 		return inst, nil
 	}
 	used := usedSignals(d.output)
-	for sig := range numSignals {
+	for _, sig := range telemetry.AllSignals {
 		switch {
 		case !k.supports[sig]:
 			inst.reject[sig] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, sig, telemetry.ErrUnsupportedSignal)
@@ -83,11 +95,11 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			continue
 		}
 		switch sig {
-		case signalTraces:
+		case telemetry.Traces:
 			inst.traces = c.(consumer.Traces)
-		case signalMetrics:
+		case telemetry.Metrics:
 			inst.metrics = c.(consumer.Metrics)
-		case signalLogs:
+		case telemetry.Logs:
 			inst.logs = c.(consumer.Logs)
 		}
 		if c.(interface{ Capabilities() consumer.Capabilities }).Capabilities().MutatesData {
@@ -99,9 +111,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 
 // start starts the components; if one fails, all are shut down (the
 // collector's components must accept Shutdown without Start).
-func (i *instance) start(ctx context.Context, h component.Host) error {
+func (i *instance) start(ctx context.Context) error {
 	for _, c := range i.comps {
-		if err := c.Start(ctx, h); err != nil {
+		if err := c.Start(ctx, i.host); err != nil {
 			_ = i.shutdown(ctx)
 			return err
 		}
@@ -113,6 +125,7 @@ func (i *instance) start(ctx context.Context, h component.Host) error {
 // shuts the components down (in reverse order), which drains them.
 func (i *instance) shutdown(ctx context.Context) error {
 	i.closed.Store(true)
+	i.probe.retiring.Store(true)
 	for d := 50 * time.Microsecond; i.inflight.Load() > 0; d = min(2*d, 10*time.Millisecond) {
 		time.Sleep(d)
 	}
@@ -135,13 +148,22 @@ func (i *instance) enter() bool {
 
 func (i *instance) leave() { i.inflight.Add(-1) }
 
+// unsupported counts n items of sig refused because the instance does not
+// take sig.
+func (i *instance) unsupported(sig telemetry.Signal, n int) {
+	if i.probe.dropped != nil && n > 0 {
+		i.probe.dropped(sig.String(), flowcomp.DropUnsupportedSignal, n)
+	}
+}
+
 // Capabilities says whether any of the instance's components mutates data.
 func (i *instance) Capabilities() consumer.Capabilities { return i.caps }
 
 // ConsumeTraces hands td to the traces component.
 func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if i.traces == nil {
-		return consumererror.NewPermanent(i.reject[signalTraces])
+		i.unsupported(telemetry.Traces, td.SpanCount())
+		return consumererror.NewPermanent(i.reject[telemetry.Traces])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeTraces(ctx, td)
@@ -153,7 +175,8 @@ func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 // ConsumeMetrics hands md to the metrics component.
 func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 	if i.metrics == nil {
-		return consumererror.NewPermanent(i.reject[signalMetrics])
+		i.unsupported(telemetry.Metrics, md.DataPointCount())
+		return consumererror.NewPermanent(i.reject[telemetry.Metrics])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeMetrics(ctx, md)
@@ -165,7 +188,8 @@ func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error
 // ConsumeLogs hands ld to the logs component.
 func (i *instance) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if i.logs == nil {
-		return consumererror.NewPermanent(i.reject[signalLogs])
+		i.unsupported(telemetry.Logs, ld.LogRecordCount())
+		return consumererror.NewPermanent(i.reject[telemetry.Logs])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeLogs(ctx, ld)

@@ -2,8 +2,9 @@ package otelcol
 
 import (
 	"context"
+	"fmt"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
@@ -22,24 +23,39 @@ import (
 // Units are not appended to names.
 
 // metricsBridge is a prometheus.Collector over an SDK MeterProvider.
+//
+// It is a checked collector, so that a registry can unregister it: its
+// Describe sends one descriptor of its own, unique to the bridge, that no
+// metric it collects uses (a registry checks collected metrics against
+// described ones only when pedantic). A rebuilt component's new bridge
+// can therefore be registered before the old one is unregistered.
 type metricsBridge struct {
 	provider *sdkmetric.MeterProvider
 	reader   *sdkmetric.ManualReader
-	closed   atomic.Bool
+	desc     *prometheus.Desc
+	reg      prometheus.Registerer // where it is registered; nil: nowhere
+
+	mu     sync.Mutex
+	closed bool
 }
 
 // newMetricsBridge returns a bridge registered into reg (nil: metrics are
-// kept but not exposed).
+// kept but not exposed). close unregisters it and shuts the provider down.
 func newMetricsBridge(reg prometheus.Registerer) (*metricsBridge, error) {
 	reader := sdkmetric.NewManualReader()
 	b := &metricsBridge{
 		provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithView(normalLevelViews()...)),
 		reader:   reader,
 	}
+	b.desc = prometheus.NewDesc("flowlua_otelcol_component_metrics",
+		"The metrics of one hosted collector component (never collected itself).",
+		nil, prometheus.Labels{"bridge": fmt.Sprintf("%p", b)})
 	if reg != nil {
 		if err := reg.Register(b); err != nil {
+			_ = b.provider.Shutdown(context.Background())
 			return nil, err
 		}
+		b.reg = reg
 	}
 	return b, nil
 }
@@ -47,22 +63,32 @@ func newMetricsBridge(reg prometheus.Registerer) (*metricsBridge, error) {
 // MeterProvider returns the provider to give components.
 func (b *metricsBridge) MeterProvider() metric.MeterProvider { return b.provider }
 
-// close stops exposing metrics. The bridge is an unchecked collector,
-// which a registry cannot unregister, so it goes quiet instead.
+// close unregisters the bridge and shuts the provider down, which drops
+// its readers and instruments. It is idempotent.
 func (b *metricsBridge) close() {
-	if b.closed.CompareAndSwap(false, true) {
-		_ = b.provider.Shutdown(context.Background())
+	b.mu.Lock()
+	closed := b.closed
+	b.closed = true
+	b.mu.Unlock()
+	if closed {
+		return
 	}
+	if b.reg != nil {
+		b.reg.Unregister(b)
+	}
+	_ = b.provider.Shutdown(context.Background())
 }
 
-// Describe describes nothing: the metrics are known only once collected,
-// which makes the bridge an unchecked collector.
-func (b *metricsBridge) Describe(chan<- *prometheus.Desc) {}
+// Describe sends the bridge's own descriptor (see metricsBridge).
+func (b *metricsBridge) Describe(ch chan<- *prometheus.Desc) { ch <- b.desc }
 
 // Collect reads the components' metrics and sends them as Prometheus
 // metrics.
 func (b *metricsBridge) Collect(ch chan<- prometheus.Metric) {
-	if b.closed.Load() {
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed {
 		return
 	}
 	var rm metricdata.ResourceMetrics

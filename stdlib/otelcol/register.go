@@ -51,8 +51,8 @@ type stabilities interface {
 }
 
 // signalsOf returns which signals a factory supports.
-func signalsOf(f stabilities) [numSignals]bool {
-	return [numSignals]bool{
+func signalsOf(f stabilities) [telemetry.NumSignals]bool {
+	return [telemetry.NumSignals]bool{
 		f.TracesStability() != component.StabilityLevelUndefined,
 		f.MetricsStability() != component.StabilityLevelUndefined,
 		f.LogsStability() != component.StabilityLevelUndefined,
@@ -64,12 +64,12 @@ func signalsOf(f stabilities) [numSignals]bool {
 func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
 	register(typ, classReceiver, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
-		k.create = func(s settings, cfg component.Config, sig signal, next telemetry.Consumer) (component.Component, error) {
+		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error) {
 			set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
-			case signalTraces:
+			case telemetry.Traces:
 				return f.CreateTraces(s.ctx, set, cfg, next)
-			case signalMetrics:
+			case telemetry.Metrics:
 				return f.CreateMetrics(s.ctx, set, cfg, next)
 			default:
 				return f.CreateLogs(s.ctx, set, cfg, next)
@@ -83,12 +83,12 @@ func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
 func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
 	register(typ, classProcessor, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
-		k.create = func(s settings, cfg component.Config, sig signal, next telemetry.Consumer) (component.Component, error) {
+		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error) {
 			set := processor.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
-			case signalTraces:
+			case telemetry.Traces:
 				return f.CreateTraces(s.ctx, set, cfg, next)
-			case signalMetrics:
+			case telemetry.Metrics:
 				return f.CreateMetrics(s.ctx, set, cfg, next)
 			default:
 				return f.CreateLogs(s.ctx, set, cfg, next)
@@ -102,12 +102,12 @@ func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
 func RegisterExporter(typ string, f exporter.Factory, opts ...Option) {
 	register(typ, classExporter, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
-		k.create = func(s settings, cfg component.Config, sig signal, _ telemetry.Consumer) (component.Component, error) {
+		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, _ telemetry.Consumer) (component.Component, error) {
 			set := exporter.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
-			case signalTraces:
+			case telemetry.Traces:
 				return f.CreateTraces(s.ctx, set, cfg)
-			case signalMetrics:
+			case telemetry.Metrics:
 				return f.CreateMetrics(s.ctx, set, cfg)
 			default:
 				return f.CreateLogs(s.ctx, set, cfg)
@@ -132,11 +132,11 @@ type kind struct {
 	class       class
 	factory     component.Factory
 	configType  reflect.Type
-	supports    [numSignals]bool
+	supports    [telemetry.NumSignals]bool
 	dataDirKeys []string
 
 	// create makes a receiver, processor or exporter for one signal.
-	create func(s settings, cfg component.Config, sig signal, next telemetry.Consumer) (component.Component, error)
+	create func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error)
 	// createExtension makes an extension.
 	createExtension func(s settings, cfg component.Config) (component.Component, error)
 	// exports is a zero value of the exports type, nil for receivers.
@@ -184,5 +184,5 @@ func register(typ string, cl class, f component.Factory, opts []Option, setup fu
 
 // ExtensionExports is what an otelcol.extension.* component exports.
 type ExtensionExports struct {
-	ID string `lua:"id" doc:"the extension's collector id, for the config keys that name an extension (sending_queue.storage, auth.authenticator)"`
+	ID *Extension `lua:"id" doc:"the extension, for the config keys that name one (sending_queue.storage, auth.authenticator): referencing it makes the extension a dependency"`
 }

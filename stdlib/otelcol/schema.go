@@ -13,34 +13,73 @@ import (
 
 // cfgField is one key of a config struct.
 type cfgField struct {
-	key string
-	typ reflect.Type
+	key   string
+	typ   reflect.Type
+	index []int // the Go field indices from the struct, through squashed ones
 }
 
-// configFields returns the keys of struct type t (after deref), squashed
-// structs inlined, in declaration order.
-func configFields(t reflect.Type) []cfgField {
-	t = deref(t)
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil
+// cfgStruct is the shape of a config struct type, as confmap sees it.
+type cfgStruct struct {
+	// fields are its keys, squashed structs inlined, in declaration order.
+	fields []cfgField
+	// remain is set when a `,remain` field collects unknown keys.
+	remain bool
+	// squashed are the squashed structs' types by lowercase Go field name,
+	// which is how confmap.Validate names them in paths.
+	squashed map[string]reflect.Type
+}
+
+// shapeOf walks struct type t (after deref) and the structs it squashes:
+// the one walk over upstream config structs that decoding, strict checks,
+// error paths and descriptions all read. A non-struct has no fields.
+func shapeOf(t reflect.Type) cfgStruct {
+	var s cfgStruct
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		t = deref(t)
+		if t == nil || t.Kind() != reflect.Struct {
+			return
+		}
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			idx := append(index[:len(index):len(index)], i)
+			if strings.Contains(sf.Tag.Get("mapstructure"), ",remain") {
+				s.remain = true
+			}
+			name, squash := mapstructureName(sf)
+			switch {
+			case name == "-":
+			case squash:
+				if s.squashed == nil {
+					s.squashed = map[string]reflect.Type{}
+				}
+				s.squashed[strings.ToLower(sf.Name)] = sf.Type
+				walk(sf.Type, idx)
+			default:
+				s.fields = append(s.fields, cfgField{key: name, typ: sf.Type, index: idx})
+			}
+		}
 	}
-	var out []cfgField
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
+	walk(t, nil)
+	return s
+}
+
+// configFields returns the keys of struct type t: see cfgStruct.fields.
+func configFields(t reflect.Type) []cfgField { return shapeOf(t).fields }
+
+// fieldValue returns the field f of the struct v holds, through the
+// squashed structs on the way (a nil pointer among them gives a zero value).
+func fieldValue(v reflect.Value, f cfgField) reflect.Value {
+	for i, idx := range f.index {
+		if i > 0 {
+			v, _ = unwrapValue(v)
 		}
-		name, squash := mapstructureName(sf)
-		if name == "-" {
-			continue
-		}
-		if squash {
-			out = append(out, configFields(sf.Type)...)
-			continue
-		}
-		out = append(out, cfgField{key: name, typ: sf.Type})
+		v = v.Field(idx)
 	}
-	return out
+	return v
 }
 
 // mapstructureName returns a field's key and whether it is squashed.

@@ -3,7 +3,6 @@ package otelcol
 import (
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
@@ -28,12 +27,13 @@ func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
 		}
 		switch d.Kind() {
 		case reflect.Struct:
+			shape := shapeOf(d)
 			m, ok := v.(map[string]any)
-			if !ok || hasRemain(d) {
+			if !ok || shape.remain {
 				return
 			}
 			fields := map[string]reflect.Type{}
-			for _, f := range configFields(d) {
+			for _, f := range shape.fields {
 				fields[f.key] = f.typ
 			}
 			for _, k := range script.SortedKeys(m) {
@@ -80,22 +80,4 @@ func derefOptional(t reflect.Type) (reflect.Type, bool) {
 		}
 	}
 	return nil, optional
-}
-
-// hasRemain reports whether struct t collects unknown keys in a
-// `,remain` field (directly or through a squashed struct).
-func hasRemain(t reflect.Type) bool {
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		tag := sf.Tag.Get("mapstructure")
-		if strings.Contains(tag, ",remain") {
-			return true
-		}
-		if _, squash := mapstructureName(sf); squash {
-			if d := deref(sf.Type); d != nil && d.Kind() == reflect.Struct && hasRemain(d) {
-				return true
-			}
-		}
-	}
-	return false
 }

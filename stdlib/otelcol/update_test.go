@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/storage/filestorage"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
@@ -199,4 +200,41 @@ func TestUnusedSignalIsRefused(t *testing.T) {
 		t.Errorf("logs into a processor without logs output: %v", err)
 	}
 	var _ telemetry.Consumer = batch.input()
+}
+
+// TestConfigDecodedOnce: the upstream components of an instance are made
+// from the config decoding produced, not from a second decode; keys that
+// default to the data directory are set on a copy, leaving the arguments'
+// config as decoded.
+func TestConfigDecodedOnce(t *testing.T) {
+	exp := start(t, "otelcol.exporter.debug", "once", map[string]any{"verbosity": "basic"})
+	exp.waitHealthy()
+	_, v, err := decodeFor(t, "otelcol.exporter.debug", map[string]any{"verbosity": "detailed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := exp.comp.Update(v); err != nil {
+		t.Fatal(err)
+	}
+	a := exp.comp.(*adapter)
+	a.mu.Lock()
+	cfg := a.cur.cfg
+	a.mu.Unlock()
+	if cfg != v.(Args).Config {
+		t.Error("the updated instance's config is not the one its arguments decoded")
+	}
+
+	ext := build(t, "otelcol.extension.file_storage", "once", map[string]any{"timeout": "2s"})
+	fa := ext.comp.(*adapter)
+	got := fa.cur.cfg.(*filestorage.Config)
+	decoded := fa.args.config.(*filestorage.Config)
+	if got.Directory != fa.opts.DataPath || got.Compaction.Directory != fa.opts.DataPath {
+		t.Errorf("directories %q and %q, want the data path %q", got.Directory, got.Compaction.Directory, fa.opts.DataPath)
+	}
+	if decoded.Directory == fa.opts.DataPath || decoded.Compaction.Directory == fa.opts.DataPath {
+		t.Error("setting the data directory changed the arguments' config")
+	}
+	if got.Timeout != 2*time.Second {
+		t.Errorf("timeout %s, want the decoded 2s", got.Timeout)
+	}
 }

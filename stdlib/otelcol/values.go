@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
+
+	"go.opentelemetry.io/collector/component"
 
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
@@ -13,8 +17,9 @@ import (
 // plainer converts evaluated script values into the plain values confmap
 // unmarshals, as YAML would give them.
 type plainer struct {
-	partial bool // a placeholder was met (check mode)
-	errs    decode.Errors
+	partial    bool // a placeholder was met (check mode)
+	errs       decode.Errors
+	extensions []*Extension // the extensions referenced, in order met, once each
 }
 
 // table converts the table m whose keys belong to type t.
@@ -36,8 +41,19 @@ func (p *plainer) value(path string, v any, t reflect.Type) (any, bool) {
 	switch v := v.(type) {
 	case nil:
 		return nil, false
-	case bool, string:
+	case bool:
 		return v, true
+	case string:
+		if isExtensionID(t) {
+			p.errs = append(p.errs, decode.Errorf(path, "expected an extension, got string %s: reference it as %s", formatValue(v), extensionRef))
+			return nil, false
+		}
+		return v, true
+	case *Extension:
+		if !slices.Contains(p.extensions, v) {
+			p.extensions = append(p.extensions, v)
+		}
+		return v.id.String(), true
 	case float64:
 		return number(v), true
 	case map[string]any:
@@ -60,7 +76,7 @@ func (p *plainer) value(path string, v any, t reflect.Type) (any, bool) {
 		}
 		return out, true
 	case *script.Placeholder:
-		return p.placeholder(path, v)
+		return p.placeholder(path, v, t)
 	case time.Duration:
 		return v.String(), true
 	}
@@ -71,13 +87,25 @@ func (p *plainer) value(path string, v any, t reflect.Type) (any, bool) {
 // a value of unknown type) is left out, since its content decides whether
 // it parses (durations, ids, enums); other plain types become their zero
 // value, so that their type is still checked.
-func (p *plainer) placeholder(path string, ph *script.Placeholder) (any, bool) {
+func (p *plainer) placeholder(path string, ph *script.Placeholder, t reflect.Type) (any, bool) {
+	from := ""
+	if ph.From != "" {
+		from = " (from " + ph.From + ")"
+	}
+	if ph.Type == extensionType {
+		// The collector id does not decide whether the config is valid:
+		// one derived from the reference keeps the check complete.
+		return placeholderID(ph.From), true
+	}
 	p.partial = true
 	if ph.Type == nil {
 		return nil, false
 	}
 	switch ph.Type.Kind() {
 	case reflect.String:
+		if isExtensionID(t) {
+			p.errs = append(p.errs, decode.Errorf(path, "expected an extension, got string%s: reference it as %s", from, extensionRef))
+		}
 		return nil, false
 	case reflect.Bool:
 		return false, true
@@ -89,10 +117,6 @@ func (p *plainer) placeholder(path string, ph *script.Placeholder) (any, bool) {
 		return []any{}, true
 	case reflect.Map:
 		return map[string]any{}, true
-	}
-	from := ""
-	if ph.From != "" {
-		from = " (from " + ph.From + ")"
 	}
 	p.errs = append(p.errs, decode.Errorf(path, "expected a string, number, boolean or table, got %s%s", decode.TypeName(ph.Type), from))
 	return nil, false
@@ -157,4 +181,32 @@ func luaType(v any) string {
 		return "table"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// extensionRef is how a config references an extension.
+const extensionRef = "otelcol.extension.<type>.<label>.id"
+
+var (
+	extensionType   = reflect.TypeFor[*Extension]()
+	componentIDType = reflect.TypeFor[component.ID]()
+)
+
+// isExtensionID reports whether a config field of type t names an
+// extension: its type is the collector's component.ID.
+func isExtensionID(t reflect.Type) bool { return deref(t) == componentIDType }
+
+// placeholderID is a collector id standing for the extension a reference
+// ("otelcol.extension.file_storage.q.id") names, in check mode.
+func placeholderID(from string) string {
+	name := strings.TrimSuffix(from, ".id")
+	if i := strings.Index(name, "otelcol.extension."); i >= 0 {
+		typ, label, _ := strings.Cut(name[i+len("otelcol.extension."):], ".")
+		if t, err := component.NewType(typ); err == nil {
+			if label = name[:i] + label; label == "" {
+				return component.NewID(t).String()
+			}
+			return component.NewIDWithName(t, label).String()
+		}
+	}
+	return "extension"
 }

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -37,51 +38,96 @@ import (
 // consumers by the rules above. Nil entries are skipped. Errors of the
 // consumers are joined; every consumer is called even when one fails.
 func NewTraces(consumers []Consumer) consumer.Traces {
-	return &tracesFanOut{cs: compact(consumers)}
+	return &tracesFanOut{newFanOut(consumers, nil, Traces)}
 }
 
 // NewMetrics is NewTraces for metrics.
 func NewMetrics(consumers []Consumer) consumer.Metrics {
-	return &metricsFanOut{cs: compact(consumers)}
+	return &metricsFanOut{newFanOut(consumers, nil, Metrics)}
 }
 
 // NewLogs is NewTraces for logs.
 func NewLogs(consumers []Consumer) consumer.Logs {
-	return &logsFanOut{cs: compact(consumers)}
+	return &logsFanOut{newFanOut(consumers, nil, Logs)}
+}
+
+// OutputTraces is NewTraces for o's traces, observed by o's tap if it has
+// one (see Tap).
+func OutputTraces(o Output) consumer.Traces {
+	return &tracesFanOut{newFanOut(o.Traces, o.tap, Traces)}
+}
+
+// OutputMetrics is NewMetrics for o's metrics, observed by o's tap.
+func OutputMetrics(o Output) consumer.Metrics {
+	return &metricsFanOut{newFanOut(o.Metrics, o.tap, Metrics)}
+}
+
+// OutputLogs is NewLogs for o's logs, observed by o's tap.
+func OutputLogs(o Output) consumer.Logs {
+	return &logsFanOut{newFanOut(o.Logs, o.tap, Logs)}
 }
 
 // FanOut returns a Consumer that sends each signal to its list in o, by the
-// rules of NewTraces. A signal with an empty list is dropped.
+// rules of NewTraces, observed by o's tap if it has one. A signal with an
+// empty list is dropped.
 func FanOut(o Output) Consumer {
 	return &Signals{
-		Traces:  NewTraces(o.Traces),
-		Metrics: NewMetrics(o.Metrics),
-		Logs:    NewLogs(o.Logs),
+		Traces:  OutputTraces(o),
+		Metrics: OutputMetrics(o),
+		Logs:    OutputLogs(o),
 	}
 }
 
-type tracesFanOut struct{ cs []Consumer }
+// fanOut is what the fan-outs of every signal share.
+type fanOut struct {
+	cs  []Consumer
+	tap *Tap // nil: not observed
+	// counters count the items sent to each of cs, when tap is set.
+	counters []*atomic.Uint64
+}
+
+func newFanOut(consumers []Consumer, tap *Tap, s Signal) fanOut {
+	f := fanOut{cs: compact(consumers), tap: tap}
+	if tap != nil {
+		f.counters = make([]*atomic.Uint64, len(f.cs))
+		for i, c := range f.cs {
+			f.counters[i] = tap.counter(s, c)
+		}
+	}
+	return f
+}
+
+type tracesFanOut struct{ fanOut }
 
 func (f *tracesFanOut) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
 
 func (f *tracesFanOut) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
-	return fanOut(ctx, f.cs, td, cloneTraces, Consumer.ConsumeTraces)
+	if f.tap != nil {
+		observe(&f.fanOut, Traces, td, spanCount, cloneTraces)
+	}
+	return send(ctx, f.cs, td, cloneTraces, Consumer.ConsumeTraces)
 }
 
-type metricsFanOut struct{ cs []Consumer }
+type metricsFanOut struct{ fanOut }
 
 func (f *metricsFanOut) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
 
 func (f *metricsFanOut) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
-	return fanOut(ctx, f.cs, md, cloneMetrics, Consumer.ConsumeMetrics)
+	if f.tap != nil {
+		observe(&f.fanOut, Metrics, md, pointCount, cloneMetrics)
+	}
+	return send(ctx, f.cs, md, cloneMetrics, Consumer.ConsumeMetrics)
 }
 
-type logsFanOut struct{ cs []Consumer }
+type logsFanOut struct{ fanOut }
 
 func (f *logsFanOut) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
 
 func (f *logsFanOut) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
-	return fanOut(ctx, f.cs, ld, cloneLogs, Consumer.ConsumeLogs)
+	if f.tap != nil {
+		observe(&f.fanOut, Logs, ld, recordCount, cloneLogs)
+	}
+	return send(ctx, f.cs, ld, cloneLogs, Consumer.ConsumeLogs)
 }
 
 // batch is what the fan-out needs of a pdata batch.
@@ -90,8 +136,23 @@ type batch interface {
 	MarkReadOnly()
 }
 
-// fanOut sends data to every consumer in cs by the package's rules.
-func fanOut[T batch](ctx context.Context, cs []Consumer, data T, clone func(T) T, consume func(Consumer, context.Context, T) error) error {
+// observe applies the rules of Tap to data before any consumer gets it.
+func observe[T batch](f *fanOut, s Signal, data T, count func(T) int, clone func(T) T) {
+	vs := f.tap.viewers.Load()
+	if len(f.counters) == 0 && vs == nil {
+		return
+	}
+	n := count(data)
+	for _, c := range f.counters {
+		c.Add(uint64(n))
+	}
+	if vs != nil {
+		offer(*vs, s, data, n, clone)
+	}
+}
+
+// send sends data to every consumer in cs by the package's rules.
+func send[T batch](ctx context.Context, cs []Consumer, data T, clone func(T) T, consume func(Consumer, context.Context, T) error) error {
 	switch len(cs) {
 	case 0:
 		return nil

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -67,4 +68,63 @@ func BenchmarkFanOut3ThroughIndirect(b *testing.B) {
 		cs = append(cs, in)
 	}
 	benchFanOut(b, cs...)
+}
+
+// The cost of live debugging while nobody watches: the same fan-out to
+// one consumer without a tap, with a tap and no viewer (the per-consumer
+// item counter and one atomic load), and with one viewer sampling at its
+// default rate (10 batches a second: almost every batch is not sampled).
+
+func benchOutput(b *testing.B, o Output) {
+	f := OutputTraces(o)
+	td := benchBatch()
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := f.ConsumeTraces(ctx, td); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTapNone(b *testing.B) { benchOutput(b, Output{Traces: []Consumer{nop{}}}) }
+
+func BenchmarkTapNoViewer(b *testing.B) {
+	benchOutput(b, Output{Traces: []Consumer{nop{}}}.WithTap(NewTap(nil)))
+}
+
+func BenchmarkTapOneViewer(b *testing.B) {
+	tap := NewTap(nil)
+	v, _ := tap.Watch(ViewOptions{Interval: 100 * time.Millisecond, Buffer: 1 << 20})
+	done := make(chan struct{})
+	go func() { // a viewer that keeps up
+		for {
+			select {
+			case <-v.Samples():
+			case <-done:
+				return
+			}
+		}
+	}()
+	defer close(done)
+	benchOutput(b, Output{Traces: []Consumer{nop{}}}.WithTap(tap))
+}
+
+// BenchmarkTapEveryBatch samples every batch: the copy it costs.
+func BenchmarkTapEveryBatch(b *testing.B) {
+	tap := NewTap(nil)
+	v, _ := tap.Watch(ViewOptions{Buffer: 1 << 20})
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-v.Samples():
+			case <-done:
+				return
+			}
+		}
+	}()
+	defer close(done)
+	benchOutput(b, Output{Traces: []Consumer{nop{}}}.WithTap(tap))
 }

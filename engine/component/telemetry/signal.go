@@ -1,5 +1,11 @@
 package telemetry
 
+import (
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/pmetric"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
 // Signal is a kind of telemetry: traces, metrics or logs. It is the one
 // signal type of flowlua; components, plugins and the Lua bindings all use
 // it, so that a signal has one name everywhere ("traces", "metrics",
@@ -49,4 +55,19 @@ func (o Output) Consumers(s Signal) []Consumer {
 		return o.Logs
 	}
 	return nil
+}
+
+// Items counts the items of a batch (a ptrace.Traces, pmetric.Metrics or
+// plog.Logs): spans, metric data points or log records, the units drops
+// are counted in; 0 for anything else.
+func Items(batch any) int {
+	switch b := batch.(type) {
+	case ptrace.Traces:
+		return b.SpanCount()
+	case pmetric.Metrics:
+		return b.DataPointCount()
+	case plog.Logs:
+		return b.LogRecordCount()
+	}
+	return 0
 }

@@ -21,7 +21,21 @@ type Output struct {
 	Traces  []Consumer `lua:"traces" doc:"consumers of traces"`
 	Metrics []Consumer `lua:"metrics" doc:"consumers of metrics"`
 	Logs    []Consumer `lua:"logs" doc:"consumers of logs"`
+
+	// tap observes the fan-outs built from the output (see Tap); the
+	// engine sets it, scripts never see it.
+	tap *Tap
 }
+
+// WithTap returns o observed by t: the fan-outs built from it count and
+// show what they send (see Tap).
+func (o Output) WithTap(t *Tap) Output {
+	o.tap = t
+	return o
+}
+
+// Tap returns o's tap, or nil.
+func (o Output) Tap() *Tap { return o.tap }
 
 // Exports is what every telemetry component that receives data exports.
 type Exports struct {

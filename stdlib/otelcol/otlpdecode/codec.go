@@ -18,20 +18,13 @@ import (
 	"google.golang.org/grpc/mem"
 )
 
-// enabled switches the fast path; off, the codec hands every message to
-// the codec it wraps.
-var enabled atomic.Bool
-
-// SetEnabled turns the fast decoder on or off for the whole process.
-func SetEnabled(on bool) { enabled.Store(on) }
-
 // request is one OTLP export request type the codec decodes: the pointer
-// type gRPC hands to Unmarshal, and how to decode it into a value of the
-// message type.
+// type gRPC hands to Unmarshal, which signal it carries, and how to decode
+// it into a value of the message type.
 type request struct {
 	typ    reflect.Type
+	signal int // index into Codec.stats
 	decode func(d *decoder, buf []byte) (reflect.Value, error)
-	stats  *Stats
 }
 
 // Stats counts the requests of one signal the codec saw.
@@ -44,19 +37,12 @@ type Stats struct {
 	Pdata atomic.Uint64
 }
 
-// stats are the codec's counters, by signal.
-var stats = map[string]*Stats{"traces": {}, "metrics": {}, "logs": {}}
-
-// StatsOf returns the counters of one signal: "traces", "metrics" or
-// "logs"; nil for any other name.
-func StatsOf(signal string) *Stats { return stats[signal] }
+// signalNames names the signals of Codec.stats, in order.
+var signalNames = [3]string{"traces", "metrics", "logs"}
 
 var (
-	registerOnce sync.Once
-	registerErr  error
-	requests     []request
-	decoders     = sync.Pool{New: func() any { return &decoder{strings: new(internTable)} }}
-	bufferPool   = mem.NewTieredBufferPool(256, 4<<10, 16<<10, 32<<10, 512<<10, 1<<20, 4<<20, 16<<20)
+	decoders   = sync.Pool{New: func() any { return &decoder{strings: new(internTable)} }}
+	bufferPool = mem.NewTieredBufferPool(256, 4<<10, 16<<10, 32<<10, 512<<10, 1<<20, 4<<20, 16<<20)
 )
 
 // origType returns the type of the first field of a pdata wrapper such as
@@ -75,7 +61,7 @@ func origType(wrapper any) (reflect.Type, error) {
 // the codec a new, empty message to fill; the request's decode builds the
 // data with pdata's API and returns its message, which the codec copies
 // into gRPC's (a struct of slice headers: the data is not copied).
-func newRequest[D any](signal string, exportRequest any, data D, decode func(*decoder, []byte) (D, error)) (request, error) {
+func newRequest[D any](signal int, exportRequest any, data D, decode func(*decoder, []byte) (D, error)) (request, error) {
 	rt, err := origType(exportRequest)
 	if err != nil {
 		return request{}, err
@@ -87,7 +73,7 @@ func newRequest[D any](signal string, exportRequest any, data D, decode func(*de
 	if rt != dt {
 		return request{}, fmt.Errorf("otlpdecode: %T wraps %s, the request is %s", data, dt, rt)
 	}
-	return request{typ: rt, stats: stats[signal], decode: func(d *decoder, buf []byte) (reflect.Value, error) {
+	return request{typ: rt, signal: signal, decode: func(d *decoder, buf []byte) (reflect.Value, error) {
 		out, err := decode(d, buf)
 		if err != nil {
 			return reflect.Value{}, err
@@ -97,53 +83,75 @@ func newRequest[D any](signal string, exportRequest any, data D, decode func(*de
 	}}, nil
 }
 
-// RegisterGRPCCodec wraps gRPC's "proto" codec (pdata's, which wraps the
-// default one) with one that decodes OTLP export requests with this package
-// and everything else as before. It is idempotent. The fast path is on
-// after the first call; SetEnabled(false) turns it off.
-func RegisterGRPCCodec() error {
-	registerOnce.Do(func() {
-		var err error
-		defer func() { registerErr = err }()
-		var rs [3]request
-		if rs[0], err = newRequest("traces", ptraceotlp.NewExportRequest(), ptrace.NewTraces(), (*decoder).traces); err != nil {
-			return
-		}
-		if rs[1], err = newRequest("metrics", pmetricotlp.NewExportRequest(), pmetric.NewMetrics(), (*decoder).metrics); err != nil {
-			return
-		}
-		if rs[2], err = newRequest("logs", plogotlp.NewExportRequest(), plog.NewLogs(), (*decoder).logs); err != nil {
-			return
-		}
-		requests = rs[:]
-		encoding.RegisterCodecV2(&codec{delegate: encoding.GetCodecV2("proto")})
-		enabled.Store(true)
-	})
-	return registerErr
+// NewGRPCCodec returns a gRPC codec named "proto" that wraps delegate
+// (gRPC's "proto" codec: pdata's, which wraps the default one) and
+// decodes OTLP export requests with this package when fast is set, and
+// everything else, and every request the fast path declines, with
+// delegate. Off, it only counts the requests (all in Stats.Pdata).
+// Nothing is installed: gRPC's codec registry is process-wide, and the
+// caller decides (encoding.RegisterCodecV2).
+func NewGRPCCodec(delegate encoding.CodecV2, fast bool) (*Codec, error) {
+	if inner, ok := delegate.(*Codec); ok {
+		delegate = inner.delegate // installed twice: wrap only once
+	}
+	c := &Codec{delegate: delegate, enabled: fast}
+	var err error
+	var rs [3]request
+	if rs[0], err = newRequest(0, ptraceotlp.NewExportRequest(), ptrace.NewTraces(), (*decoder).traces); err != nil {
+		return nil, err
+	}
+	if rs[1], err = newRequest(1, pmetricotlp.NewExportRequest(), pmetric.NewMetrics(), (*decoder).metrics); err != nil {
+		return nil, err
+	}
+	if rs[2], err = newRequest(2, plogotlp.NewExportRequest(), plog.NewLogs(), (*decoder).logs); err != nil {
+		return nil, err
+	}
+	c.requests = rs[:]
+	return c, nil
 }
 
-// codec decodes OTLP export requests with the fast decoder and hands
+// StatsOf returns the counters of one signal: "traces", "metrics" or
+// "logs"; nil for any other name.
+func (c *Codec) StatsOf(signal string) *Stats {
+	for i, s := range signalNames {
+		if s == signal {
+			return &c.stats[i]
+		}
+	}
+	return nil
+}
+
+// Codec decodes OTLP export requests with the fast decoder and hands
 // everything else, and every request the fast path declines, to the codec
-// it wraps.
-type codec struct {
+// it wraps. Its methods are safe for concurrent use, as gRPC requires.
+type Codec struct {
 	delegate encoding.CodecV2
+	enabled  bool // the fast path is on
+	requests []request
+	stats    [3]Stats
 }
 
-func (c *codec) Name() string { return "proto" }
+var _ encoding.CodecV2 = (*Codec)(nil)
 
-func (c *codec) Marshal(v any) (mem.BufferSlice, error) { return c.delegate.Marshal(v) }
+// Name is the name of the codec it replaces: "proto".
+func (c *Codec) Name() string { return "proto" }
 
-func (c *codec) Unmarshal(data mem.BufferSlice, v any) error {
+// Marshal encodes with the wrapped codec.
+func (c *Codec) Marshal(v any) (mem.BufferSlice, error) { return c.delegate.Marshal(v) }
+
+// Unmarshal decodes an OTLP export request with the fast path when it is
+// on and accepts the request, else with the wrapped codec.
+func (c *Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	t := reflect.TypeOf(v)
-	for _, r := range requests {
+	for _, r := range c.requests {
 		if r.typ != t {
 			continue
 		}
-		if enabled.Load() && c.fast(r, data, v) {
-			r.stats.Fast.Add(1)
+		if c.enabled && c.fast(r, data, v) {
+			c.stats[r.signal].Fast.Add(1)
 			return nil
 		}
-		r.stats.Pdata.Add(1)
+		c.stats[r.signal].Pdata.Add(1)
 		break
 	}
 	return c.delegate.Unmarshal(data, v)
@@ -152,7 +160,7 @@ func (c *codec) Unmarshal(data mem.BufferSlice, v any) error {
 // fast decodes data into v and reports whether it did. A panic in the fast
 // path (a bug: the tests and fuzzing look for them) is logged once and
 // leaves the request to pdata rather than taking the process down.
-func (c *codec) fast(r request, data mem.BufferSlice, v any) (ok bool) {
+func (c *Codec) fast(r request, data mem.BufferSlice, v any) (ok bool) {
 	buf := data.MaterializeToBuffer(bufferPool)
 	defer buf.Free()
 	d := decoders.Get().(*decoder)

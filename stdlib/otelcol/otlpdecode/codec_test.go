@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/testdata"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -55,15 +56,16 @@ func (s *logSink) Export(_ context.Context, req plogotlp.ExportRequest) (plogotl
 }
 
 // TestGRPCCodec sends real OTLP/gRPC requests of every signal through the
-// registered codec and checks that the server receives exactly what was
+// codec (given to the server alone) and checks that the server receives exactly what was
 // sent, by the fast path, and that a request the fast path declines still
 // arrives intact, through pdata.
 func TestGRPCCodec(t *testing.T) {
-	if err := RegisterGRPCCodec(); err != nil {
+	codec, err := NewGRPCCodec(encoding.GetCodecV2("proto"), true)
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan []byte, 1)
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(grpc.ForceServerCodecV2(codec))
 	ptraceotlp.RegisterGRPCServer(srv, &sink{got: got})
 	pmetricotlp.RegisterGRPCServer(srv, &metricSink{got: got})
 	plogotlp.RegisterGRPCServer(srv, &logSink{got: got})
@@ -123,7 +125,7 @@ func TestGRPCCodec(t *testing.T) {
 	}
 	for _, s := range sends {
 		t.Run(s.name, func(t *testing.T) {
-			stats := StatsOf(s.signal)
+			stats := codec.StatsOf(s.signal)
 			fast, declined := stats.Fast.Load(), stats.Pdata.Load()
 			want, err := s.send()
 			if err != nil {
@@ -156,7 +158,7 @@ func keyValue(k, v string) []byte {
 // TestPanicFallsBack checks that a panic in the fast path leaves the
 // request to pdata instead of taking the process down.
 func TestPanicFallsBack(t *testing.T) {
-	c := &codec{}
+	c := &Codec{}
 	r := request{decode: func(*decoder, []byte) (reflect.Value, error) { panic("a bug") }}
 	var v struct{}
 	if c.fast(r, mem.BufferSlice{mem.SliceBuffer([]byte{1})}, &v) {

@@ -22,9 +22,10 @@
 // what pdata builds; fuzzing checks that whatever it accepts, pdata
 // accepts and decodes the same.
 //
-// RegisterGRPCCodec installs it as gRPC's "proto" codec, around the one
-// pdata registers, so that the collector's OTLP receivers hosted by
-// flowlua use it for gRPC requests; StatsOf counts, per signal, what it
-// decoded and what it left to pdata. OTLP/HTTP requests are decoded by
+// NewGRPCCodec makes a gRPC "proto" codec around the one pdata registers;
+// installed (by flowlua's run command, since gRPC's codecs are
+// process-wide), the collector's OTLP receivers hosted by flowlua use it
+// for gRPC requests. Its StatsOf counts, per signal, what it decoded and
+// what it left to pdata. OTLP/HTTP requests are decoded by
 // the receiver itself, with pdata.
 package otlpdecode

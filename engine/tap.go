@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"maps"
+	"reflect"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+)
+
+// Each component gets one telemetry.Tap, kept by id across reloads and
+// rebuilds, and set on every telemetry.Output of its arguments: the
+// fan-outs the component builds from them count what it sends (the rates
+// of the graph's edges) and show it to live-debugging viewers, with no
+// code in the component.
+
+// tapFor returns the tap of the component id, creating it.
+func (c *Controller) tapFor(id string) *telemetry.Tap {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.taps[id]
+	if t == nil {
+		t = telemetry.NewTap(nil)
+		c.taps[id] = t
+	}
+	return t
+}
+
+// Tap returns the tap on what the component id sends, or nil when no such
+// component runs.
+func (c *Controller) Tap(id string) *telemetry.Tap {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.live[id] == nil {
+		return nil
+	}
+	return c.taps[id] // only components have taps
+}
+
+// closeRemovedTaps closes the taps of components that g no longer has
+// (ending their viewers), and of components that never got committed.
+func (c *Controller) closeRemovedTaps(g *Graph) {
+	c.mu.Lock()
+	var gone []*telemetry.Tap
+	for id, t := range c.taps {
+		if _, ok := g.Nodes[id]; !ok {
+			gone = append(gone, t)
+			delete(c.taps, id)
+		}
+	}
+	c.mu.Unlock()
+	for _, t := range gone {
+		t.Close()
+	}
+}
+
+var outputType = reflect.TypeFor[telemetry.Output]()
+
+// maxArgsDepth bounds the walk of arguments for outputs.
+const maxArgsDepth = 4
+
+// withTap returns args with t set on every Output among its fields
+// (nested structs included), copying the struct: args are a value the
+// decoder just made, and stay DeepEqual across evaluations since the tap
+// of an id never changes.
+func withTap(args any, t *telemetry.Tap) any {
+	rv := reflect.ValueOf(args)
+	if !rv.IsValid() || rv.Kind() != reflect.Struct || !holdsOutput(rv.Type(), 0) {
+		return args
+	}
+	cp := reflect.New(rv.Type()).Elem()
+	cp.Set(rv)
+	setTap(cp, t, 0)
+	return cp.Interface()
+}
+
+func holdsOutput(rt reflect.Type, depth int) bool {
+	if rt == outputType {
+		return true
+	}
+	if rt.Kind() != reflect.Struct || depth > maxArgsDepth {
+		return false
+	}
+	for i := range rt.NumField() {
+		if f := rt.Field(i); f.IsExported() && holdsOutput(f.Type, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func setTap(v reflect.Value, t *telemetry.Tap, depth int) {
+	if v.Type() == outputType {
+		v.Set(reflect.ValueOf(v.Interface().(telemetry.Output).WithTap(t)))
+		return
+	}
+	if v.Kind() != reflect.Struct || depth > maxArgsDepth {
+		return
+	}
+	for i := range v.NumField() {
+		if f := v.Field(i); f.CanSet() {
+			setTap(f, t, depth+1)
+		}
+	}
+}
+
+// outputsOf returns the Outputs among args' fields, in field order.
+func outputsOf(args any) []telemetry.Output {
+	var out []telemetry.Output
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if v.Type() == outputType {
+			out = append(out, v.Interface().(telemetry.Output))
+			return
+		}
+		if v.Kind() != reflect.Struct || depth > maxArgsDepth {
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				walk(v.Field(i), depth+1)
+			}
+		}
+	}
+	if rv := reflect.ValueOf(args); rv.IsValid() {
+		walk(rv, 0)
+	}
+	return out
+}
+
+// addSends fills the Sends of infos from their arguments' outputs, naming
+// each consumer by the component that exports it.
+func (c *Controller) addSends(infos []component.Info) {
+	var exporters map[telemetry.Consumer]string
+	for i := range infos {
+		outs := outputsOf(infos[i].Arguments)
+		if len(outs) == 0 {
+			continue
+		}
+		if exporters == nil {
+			exporters = c.consumerExporters()
+		}
+		for _, o := range outs {
+			for _, s := range telemetry.AllSignals {
+				for _, to := range o.Consumers(s) {
+					if to == nil {
+						continue
+					}
+					send := component.Send{Signal: s.String()}
+					if reflect.TypeOf(to).Comparable() {
+						send.To = exporters[to]
+					}
+					if t := o.Tap(); t != nil {
+						send.Items = t.Items(s, to)
+					}
+					infos[i].Sends = append(infos[i].Sends, send)
+				}
+			}
+		}
+	}
+}
+
+// consumerExporters maps every consumer a running node exports to that
+// node's id. A module instance exports its components' consumers: the
+// component, whose id is longer than its instance's, is named.
+func (c *Controller) consumerExporters() map[telemetry.Consumer]string {
+	c.mu.RLock()
+	nodes := maps.Clone(c.live)
+	c.mu.RUnlock()
+	out := map[telemetry.Consumer]string{}
+	for id, n := range nodes {
+		for _, v := range n.exportValues() {
+			if tc, ok := v.(telemetry.Consumer); ok && reflect.TypeOf(tc).Comparable() {
+				if prev, taken := out[tc]; !taken || len(id) > len(prev) {
+					out[tc] = id
+				}
+			}
+		}
+	}
+	return out
+}
+
+var sentItemsDesc = prometheus.NewDesc(
+	"flowlua_component_sent_items_total",
+	"Items (spans, data points, log records) a component sent to a consumer, counted at its fan-out: the rate of an edge of the graph.",
+	[]string{"component_id", "signal", "consumer_id"}, nil)
+
+// sendsCollector reports every component's Sends when scraped.
+type sendsCollector struct{ c *Controller }
+
+func (s sendsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- sentItemsDesc }
+
+func (s sendsCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, info := range s.c.ListComponents() {
+		seen := map[[2]string]bool{}
+		for _, send := range info.Sends {
+			k := [2]string{send.Signal, send.To}
+			if send.To == "" || seen[k] {
+				continue // one series per edge, even if listed twice
+			}
+			seen[k] = true
+			ch <- prometheus.MustNewConstMetric(sentItemsDesc, prometheus.CounterValue, float64(send.Items), info.ID, send.Signal, send.To)
+		}
+	}
+}

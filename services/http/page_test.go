@@ -1,0 +1,146 @@
+package http
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/service"
+	"github.com/flowlua/flowlua/services"
+)
+
+// pipelineHost is receiver → processor → exporter, the processor reading
+// a file.read export, with the http service used by the exporter.
+func pipelineHost() *fakeHost {
+	h := &fakeHost{load: service.Load{Time: time.Now(), Err: errors.New("main.lua:3: a.proc.p: boom"),
+		Plugins: []service.Plugin{{Namespace: "acme", Name: "acme", Version: "1.2.0"}}}}
+	h.set(
+		component.Info{ID: "a.recv.r", Name: "a.recv", Health: component.Health{Health: component.HealthHealthy},
+			Dependencies: []string{"a.proc.p"}, Sends: []component.Send{{Signal: "traces", To: "a.proc.p", Items: 10}}},
+		component.Info{ID: "a.proc.p", Name: "a.proc", Health: component.Health{Health: component.HealthUnhealthy, Message: "sad"},
+			Dependencies: []string{"a.exp.e", "file.read.f"}, Dependants: []string{"a.recv.r"},
+			Sends: []component.Send{{Signal: "traces", To: "a.exp.e", Items: 7}, {Signal: "logs", To: "a.exp.e", Items: 1}}},
+		component.Info{ID: "a.exp.e", Name: "a.exp", Health: component.Health{Health: component.HealthHealthy}, Dependencies: []string{ServiceName}},
+		component.Info{ID: "file.read.f", Name: "file.read", Health: component.Health{Health: component.HealthHealthy}},
+	)
+	return h
+}
+
+// The graph runs along the flow of data: file.read and the receiver
+// first, the exporter last; edges carry their signal and items.
+func TestGraphJSON(t *testing.T) {
+	s := newHostedService(services.Options{}, pipelineHost())
+	code, body := serve(s, "GET", "/api/v0/graph")
+	if code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	var g graphJSON
+	if err := json.Unmarshal([]byte(body), &g); err != nil {
+		t.Fatal(err)
+	}
+	layers := map[string]int{}
+	for _, n := range g.Nodes {
+		layers[n.ID] = n.Layer
+	}
+	want := map[string]int{"a.recv.r": 0, "file.read.f": 0, "a.proc.p": 1, "a.exp.e": 2, "http": 0}
+	for id, l := range want {
+		if layers[id] != l {
+			t.Errorf("%s: layer %d, want %d (all: %v)", id, layers[id], l, layers)
+		}
+	}
+	edges := map[string]uint64{}
+	for _, e := range g.Edges {
+		edges[e.Kind+" "+e.From+" "+e.To+" "+e.Signal] = e.Items
+	}
+	for k, v := range map[string]uint64{
+		"data a.recv.r a.proc.p traces": 10, "data a.proc.p a.exp.e traces": 7, "data a.proc.p a.exp.e logs": 1,
+		"reference file.read.f a.proc.p ": 0, "service http a.exp.e ": 0,
+	} {
+		if got, ok := edges[k]; !ok || got != v {
+			t.Errorf("edge %q: %d (present %v); all %v", k, got, ok, edges)
+		}
+	}
+	if g.Load.OK || g.Load.Error != "main.lua:3: a.proc.p: boom" || len(g.Plugins) != 1 || g.Plugins[0].Version != "1.2.0" {
+		t.Errorf("load %+v plugins %+v", g.Load, g.Plugins)
+	}
+}
+
+// The page and a component's page are served from the binary.
+func TestPages(t *testing.T) {
+	s := newHostedService(services.Options{}, pipelineHost())
+	code, body := serve(s, "GET", "/")
+	if code != 200 || !strings.Contains(body, `<script src="/static/graph.js">`) {
+		t.Fatalf("/: %d %s", code, body)
+	}
+	if code, body := serve(s, "GET", "/static/graph.js"); code != 200 || !strings.Contains(body, "/api/v0/graph") {
+		t.Fatalf("graph.js: %d", code)
+	}
+	code, body = serve(s, "GET", "/component/a.proc.p")
+	for _, want := range []string{"<h1>a.proc.p</h1>", "unhealthy", "sad", `href="/component/a.exp.e"`, "Live debugging is off"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("component page lacks %q", want)
+		}
+	}
+	if code != 200 {
+		t.Fatalf("component page: %d", code)
+	}
+	if code, _ := serve(s, "GET", "/component/no.such"); code != 404 {
+		t.Errorf("missing component: %d", code)
+	}
+}
+
+// basic_auth covers everything but the probes, and takes any of its users.
+func TestBasicAuth(t *testing.T) {
+	s := newHostedService(services.Options{Ready: func() bool { return true }}, pipelineHost())
+	cfg := Config{BasicAuth: &BasicAuthConfig{Username: "admin", Password: "s3cret", Users: []BasicAuthUser{{"ops", "other"}}}}
+	if err := cfg.BasicAuth.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(cfg); err != nil {
+		t.Fatal(err)
+	}
+	do := func(path, user, pass string) int {
+		req := httptest.NewRequest("GET", path, nil)
+		if user != "" {
+			req.SetBasicAuth(user, pass)
+		}
+		rec := httptest.NewRecorder()
+		s.handler().ServeHTTP(rec, req)
+		if rec.Code == http.StatusUnauthorized && rec.Header().Get("WWW-Authenticate") == "" {
+			t.Errorf("%s: 401 without WWW-Authenticate", path)
+		}
+		return rec.Code
+	}
+	for _, path := range []string{"/", "/api/v0/components", "/api/v0/graph", "/api/v0/debug/a.proc.p", "/component/a.proc.p", "/api/v0/component/a.exp.e/x"} {
+		if code := do(path, "", ""); code != 401 {
+			t.Errorf("%s without credentials: %d", path, code)
+		}
+		if code := do(path, "admin", "wrong"); code != 401 {
+			t.Errorf("%s with a wrong password: %d", path, code)
+		}
+	}
+	for _, u := range [][2]string{{"admin", "s3cret"}, {"ops", "other"}} {
+		if code := do("/api/v0/components", u[0], u[1]); code != 200 {
+			t.Errorf("%s: %d", u[0], code)
+		}
+	}
+	for _, path := range []string{"/-/ready", "/-/healthy"} {
+		if code := do(path, "", ""); code == 401 {
+			t.Errorf("probe %s asks for credentials", path)
+		}
+	}
+	_ = s.Update(Config{})
+	if code := do("/api/v0/components", "", ""); code != 200 {
+		t.Errorf("after removing basic_auth: %d", code)
+	}
+	for _, bad := range []BasicAuthConfig{{}, {Username: "a"}, {Password: "p"}, {Users: []BasicAuthUser{{"a", ""}}}} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v validated", bad)
+		}
+	}
+}
