@@ -29,10 +29,24 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./luabind/... ./stdlib/...
 	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare
 
-# Short fuzzing of the script loader and the decoder.
+# Fuzzes each target for FUZZTIME: the script loader, the argument
+# decoder and the OTLP decoder. Inputs that fail land in the package's
+# testdata/fuzz/<Target>/, committed with the fix; `make test` runs every
+# committed input (and the seeds) as ordinary tests.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+	./luabind/:FuzzLoadSource \
+	./engine/decode/:FuzzDecode \
+	./stdlib/otelcol/otlpdecode/:FuzzTraces \
+	./stdlib/otelcol/otlpdecode/:FuzzMetrics \
+	./stdlib/otelcol/otlpdecode/:FuzzLogs
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzLoadSource -fuzztime 60s ./luabind/
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./engine/decode/
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
 
 clean:
 	rm -rf bin data-flowlua

@@ -1,7 +1,6 @@
 package luabind
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -9,6 +8,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/luamem"
 )
 
 // runtime is the Lua state of a loaded script, kept for compute calls
@@ -85,11 +85,11 @@ func (ld *loader) call(f *luaFunc, args []any) (result any, err error) {
 			result, err = nil, script.Errorf(f.pos, "compute: internal error: %v", r)
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), ld.opts.ComputeTimeout)
-	defer cancel()
+	guard := luamem.Start(L, ld.opts.ComputeTimeout, ld.opts.MemoryLimit, true)
+	defer guard.Stop()
 	top := L.GetTop()
 	defer L.SetTop(top)
-	L.SetContext(ctx)
+	L.SetContext(guard)
 	defer L.RemoveContext()
 
 	L.Push(f.fn)
@@ -98,7 +98,9 @@ func (ld *loader) call(f *luaFunc, args []any) (result any, err error) {
 	}
 	if perr := L.PCall(len(args), 1, ld.errFunc); perr != nil {
 		d := ld.errorDiagnostic(perr, f.pos)
-		if ctx.Err() != nil {
+		if lerr := guard.LimitErr(); lerr != nil {
+			d.Message = lerr.Error()
+		} else if guard.Err() != nil {
 			d.Message = fmt.Sprintf("did not finish within %s", ld.opts.ComputeTimeout)
 		}
 		d.Message = "compute: " + d.Message

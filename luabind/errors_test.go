@@ -180,7 +180,7 @@ func TestErrors(t *testing.T) {
 			`main.lua:1: load: only text chunks are allowed in the sandbox, got function`,
 		}},
 		{"huge string.rep", `local s = string.rep("x", 1e12)`, []string{
-			`main.lua:1: string.rep: result too large (limit 67108864 bytes)`,
+			`main.lua:1: loading the script: memory limit of 64 MiB exceeded: string.rep would build 953674 MiB`,
 		}},
 		{"huge format width", `local s = ("%999999999d"):format(1)`, []string{
 			`main.lua:1: invalid format (width or precision too long)`,

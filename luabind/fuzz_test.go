@@ -42,6 +42,9 @@ acme.redact "pii" { keys = { "user.email" } }
 	`file.read "a" { [1] = 1, [2.5] = 2, [true] = 3 }`,
 	"file.read \"a\" {\n  x = ,\n}",
 	`return file.read "a"`,
+	`local s, n = ("ab"):rep(10):gsub("(a)(b)", "%2%1%0%%") for w in s:gmatch("%a+") do end`,
+	`local t = table.concat({ 1, "x", 2.5 }, ",", 2) local u = ("x"):rep(2^27)`,
+	`local t = {} for i = 1, 100 do t[i] = { i, tostring(i) } end file.read "a" { n = #t }`,
 }
 
 // FuzzLoadSource checks that no input makes LoadSource panic, hang, or

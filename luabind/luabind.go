@@ -47,11 +47,16 @@
 // # Limits
 //
 // A file is at most 8 MiB and its expressions nest at most 500 deep; an
-// argument table nests at most 100 deep and holds at most 2^20 values;
-// string.rep builds at most 64 MiB and string.format widths have at most
-// two digits; a load stops after 100 problems. Not bounded: the memory a
-// script allocates in a loop (gopher-lua has no allocator hook), and one
-// long pattern match, which the deadline cannot interrupt.
+// argument table nests at most 100 deep and holds at most 2^20 values; a
+// load stops after 100 problems; string.format widths have at most two
+// digits. The script's Lua state has a memory budget
+// (LoadOptions.MemoryLimit, 64 MiB by default) kept by package
+// luabind/luamem at load and in compute calls: string.rep, string.format,
+// string.gsub and table.concat refuse to build a string larger than the
+// budget, and the state measures itself as the process allocates; a
+// script over its budget fails to load with "memory limit of 64 MiB
+// exceeded". Not bounded: one long pattern match, which the deadline
+// cannot interrupt.
 //
 // # The Lua state after Load
 //
@@ -67,7 +72,6 @@
 package luabind
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -78,6 +82,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/luabind/luamem"
 )
 
 // Defaults and bounds of a load.
@@ -87,10 +92,12 @@ const (
 	// DefaultComputeTimeout bounds one compute call when
 	// LoadOptions.ComputeTimeout is 0.
 	DefaultComputeTimeout = time.Second
+	// DefaultMemoryLimit bounds the memory of the script's Lua state when
+	// LoadOptions.MemoryLimit is 0 (see package luabind/luamem).
+	DefaultMemoryLimit = 64 << 20
 
-	maxSourceSize  = 8 << 20  // bytes of one script or module
-	maxStringSize  = 64 << 20 // bytes of a string built by string.rep
-	maxDiagnostics = 100      // the load stops after this many problems
+	maxSourceSize  = 8 << 20 // bytes of one script or module
+	maxDiagnostics = 100     // the load stops after this many problems
 )
 
 // LoadOptions configure a load.
@@ -109,6 +116,9 @@ type LoadOptions struct {
 	// ComputeTimeout bounds one call of a compute function at evaluation
 	// time; 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
+	// MemoryLimit bounds the memory of the script's Lua state, at load
+	// and in compute calls; 0 means DefaultMemoryLimit.
+	MemoryLimit int64
 	// Print receives what the script prints with print; nil means
 	// os.Stderr, so that a command's own output stays clean.
 	Print io.Writer
@@ -214,6 +224,9 @@ func newLoader(path string, opts LoadOptions) (*loader, error) {
 	if ld.opts.ComputeTimeout <= 0 {
 		ld.opts.ComputeTimeout = DefaultComputeTimeout
 	}
+	if ld.opts.MemoryLimit <= 0 {
+		ld.opts.MemoryLimit = DefaultMemoryLimit
+	}
 	if ld.opts.Print == nil {
 		ld.opts.Print = os.Stderr
 	}
@@ -251,15 +264,15 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 	}
 	ld.out.AddFile(ld.path, src)
 
-	ctx, cancel := context.WithTimeout(context.Background(), ld.opts.Timeout)
-	defer cancel()
 	L := ld.L
-	L.SetContext(ctx)
+	guard := luamem.Start(L, ld.opts.Timeout, ld.opts.MemoryLimit, false)
+	L.SetContext(guard)
 	var err error
 	for _, p := range ld.opts.Prelude {
 		pch, diags := ld.compile(p.Name, p.Src)
 		if diags != nil {
 			L.RemoveContext()
+			guard.Stop()
 			ld.close()
 			return nil, diags
 		}
@@ -273,10 +286,13 @@ func (ld *loader) run(src []byte) (*script.Script, error) {
 		err = L.PCall(0, 0, ld.errFunc)
 	}
 	L.RemoveContext()
+	guard.Stop()
 	ld.done = true
 	if err != nil {
 		d := ld.errorDiagnostic(err, script.Pos{File: ld.path, Line: 1})
-		if ctx.Err() != nil {
+		if lerr := guard.LimitErr(); lerr != nil {
+			d.Message = "loading the script: " + lerr.Error()
+		} else if guard.Err() != nil {
 			d.Message = fmt.Sprintf("script did not finish loading within %s (is there an endless loop?)", ld.opts.Timeout)
 		}
 		ld.diags = append(ld.diags, d)

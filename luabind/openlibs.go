@@ -16,11 +16,17 @@ var SandboxRemoved = []string{
 
 // OpenSandbox opens in L the libraries every flowlua state gets — base,
 // string, table and math — removes SandboxRemoved, makes load and
-// loadstring take text chunks only (LoadText), and bounds the string
-// functions that could build a huge string in one call. L must have been
-// created with SkipOpenLibs. Pipeline scripts and plugins both start here;
-// each then adds its own globals (and grants, for plugins).
-func OpenSandbox(L *lua.LState) {
+// loadstring take text chunks only (LoadText), and bounds the builtins
+// that could build a huge string in one call (see bounded.go) by
+// DefaultMemoryLimit. L must have been created with SkipOpenLibs.
+// Pipeline scripts and plugins both start here; each then adds its own
+// globals (and grants, for plugins).
+func OpenSandbox(L *lua.LState) { OpenSandboxLimit(L, DefaultMemoryLimit) }
+
+// OpenSandboxLimit is OpenSandbox with the builtins bounded by limit
+// bytes, unless the call that runs them has a luamem.Guard with a limit
+// of its own.
+func OpenSandboxLimit(L *lua.LState, limit int64) {
 	for _, lib := range []struct {
 		name string
 		open lua.LGFunction
@@ -40,8 +46,12 @@ func OpenSandbox(L *lua.LState) {
 	}
 	g.RawSetString("load", L.NewFunction(LoadText))
 	g.RawSetString("loadstring", L.NewFunction(LoadText))
+	b := &bounds{limit: limit}
 	if strlib, ok := g.RawGetString(lua.StringLibName).(*lua.LTable); ok {
-		boundStringLib(L, strlib)
+		boundStringLib(L, strlib, b)
+	}
+	if tablib, ok := g.RawGetString(lua.TabLibName).(*lua.LTable); ok {
+		tablib.RawSetString("concat", L.NewFunction(b.concat))
 	}
 }
 
@@ -55,6 +65,10 @@ func LoadText(L *lua.LState) int {
 	}
 	if strings.HasPrefix(string(src), "\x1b") {
 		L.RaiseError("load: binary chunks are not allowed in the sandbox")
+		return 0
+	}
+	if len(src) > maxSourceSize {
+		L.RaiseError("load: a chunk is at most %d MiB, got %d bytes", maxSourceSize>>20, len(src))
 		return 0
 	}
 	fn, err := L.Load(strings.NewReader(string(src)), L.OptString(2, "(load)"))
@@ -71,30 +85,20 @@ func LoadText(L *lua.LState) int {
 // sandboxed state keeps: dump writes bytecode.
 var StringRemoved = []string{"dump"}
 
-// boundStringLib bounds the string functions that could build a huge string
-// in one call, which no deadline interrupts, and removes StringRemoved:
-// reading one is an error that names it, as reading a removed global is.
-func boundStringLib(L *lua.LState, strlib *lua.LTable) {
+// boundStringLib bounds the string functions that could build a huge
+// string in one call, which no deadline interrupts, and removes
+// StringRemoved: reading one is an error that names it, as reading a
+// removed global is.
+func boundStringLib(L *lua.LState, strlib *lua.LTable, b *bounds) {
 	if rep, ok := strlib.RawGetString("rep").(*lua.LFunction); ok && rep.IsG {
-		orig := rep.GFunction
-		strlib.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
-			s := L.CheckString(1)
-			n := L.CheckNumber(2)
-			if float64(n)*float64(len(s)) > maxStringSize {
-				L.RaiseError("string.rep: result too large (limit %d bytes)", maxStringSize)
-			}
-			return orig(L)
-		}))
+		strlib.RawSetString("rep", L.NewFunction(b.rep(rep.GFunction)))
 	}
 	if format, ok := strlib.RawGetString("format").(*lua.LFunction); ok && format.IsG {
-		orig := format.GFunction
-		strlib.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
-			if !formatWidthsOK(L.CheckString(1)) {
-				L.RaiseError("invalid format (width or precision too long)")
-			}
-			return orig(L)
-		}))
+		strlib.RawSetString("format", L.NewFunction(b.format(format.GFunction)))
 	}
+	strlib.RawSetString("gsub", L.NewFunction(b.gsub))
+	strlib.RawSetString("gmatch", L.NewFunction(gmatch))
+	strlib.RawSetString("gfind", L.NewFunction(gmatch))
 	for _, name := range StringRemoved {
 		strlib.RawSetString(name, lua.LNil)
 	}

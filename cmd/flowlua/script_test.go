@@ -41,6 +41,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: scriptCmds,
+		// [race]: the tests run with the race detector.
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return raceEnabled, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }
 

@@ -23,7 +23,8 @@
 //
 //   - string, bool: a string, a boolean.
 //   - ints and uints of every size: a number that is an integer and fits
-//     ("expected integer, got 1.5", "300 is out of range (0 to 255)").
+//     ("expected integer in [0, 255], got 300", "expected integer in
+//     [-128, 127], got 1.5").
 //   - float32, float64: a number.
 //   - time.Duration: a string for time.ParseDuration ("200ms", "1m30s");
 //     a number is refused, its unit would be a guess.

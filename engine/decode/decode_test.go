@@ -28,16 +28,16 @@ func TestDecodeKinds(t *testing.T) {
 		{name: "bool", in: map[string]any{"b": true}, want: kinds{B: true}},
 		{name: "bool from string", in: map[string]any{"b": "true"}, errs: []string{"b: expected boolean, got string"}},
 		{name: "int", in: map[string]any{"i": 42.0, "i8": -128.0, "i64": -9.007199254740992e15}, want: kinds{I: 42, I8: -128, I64: -9007199254740992}},
-		{name: "int not integral", in: map[string]any{"i": 1.5}, errs: []string{"i: expected integer, got 1.5"}},
-		{name: "int NaN", in: map[string]any{"i": math.NaN()}, errs: []string{"i: expected integer, got NaN"}},
-		{name: "int Inf", in: map[string]any{"i": math.Inf(1)}, errs: []string{"i: expected integer, got +Inf"}},
+		{name: "int not integral", in: map[string]any{"i": 1.5}, errs: []string{"i: expected integer in [-9223372036854775808, 9223372036854775807], got 1.5"}},
+		{name: "int NaN", in: map[string]any{"i": math.NaN()}, errs: []string{"i: expected integer in [-9223372036854775808, 9223372036854775807], got NaN"}},
+		{name: "int Inf", in: map[string]any{"i": math.Inf(1)}, errs: []string{"i: expected integer in [-9223372036854775808, 9223372036854775807], got +Inf"}},
 		{name: "int from string", in: map[string]any{"i": "1"}, errs: []string{"i: expected integer, got string"}},
-		{name: "int8 range", in: map[string]any{"i8": 128.0}, errs: []string{"i8: 128 is out of range (-128 to 127)"}},
-		{name: "int64 range", in: map[string]any{"i64": 1e19}, errs: []string{"i64: 1e+19 is out of range (-9223372036854775808 to 9223372036854775807)"}},
+		{name: "int8 range", in: map[string]any{"i8": 128.0}, errs: []string{"i8: expected integer in [-128, 127], got 128"}},
+		{name: "int64 range", in: map[string]any{"i64": 1e19}, errs: []string{"i64: expected integer in [-9223372036854775808, 9223372036854775807], got 1e+19"}},
 		{name: "uint", in: map[string]any{"u8": 255.0, "u64": 1.8e19}, want: kinds{U8: 255, U64: 18000000000000000000}},
-		{name: "uint negative", in: map[string]any{"u8": -1.0}, errs: []string{"u8: -1 is out of range (0 to 255)"}},
-		{name: "uint8 range", in: map[string]any{"u8": 256.0}, errs: []string{"u8: 256 is out of range (0 to 255)"}},
-		{name: "uint64 range", in: map[string]any{"u64": 1e20}, errs: []string{"u64: 1e+20 is out of range (0 to 18446744073709551615)"}},
+		{name: "uint negative", in: map[string]any{"u8": -1.0}, errs: []string{"u8: expected integer in [0, 255], got -1"}},
+		{name: "uint8 range", in: map[string]any{"u8": 256.0}, errs: []string{"u8: expected integer in [0, 255], got 256"}},
+		{name: "uint64 range", in: map[string]any{"u64": 1e20}, errs: []string{"u64: expected integer in [0, 18446744073709551615], got 1e+20"}},
 		{name: "float", in: map[string]any{"f": 1.5, "f32": 0.25}, want: kinds{F: 1.5, F32: 0.25}},
 		{name: "float32 range", in: map[string]any{"f32": 1e39}, errs: []string{"f32: 1e+39 is out of range for a 32-bit number"}},
 		{name: "float from string", in: map[string]any{"f": "1.5"}, errs: []string{"f: expected number, got string"}},
@@ -60,7 +60,7 @@ func TestDecodeKinds(t *testing.T) {
 		{name: "map", in: map[string]any{"m": map[string]any{"a": 1.0}}, want: kinds{M: map[string]int{"a": 1}}},
 		{name: "map from empty list", in: map[string]any{"m": []any{}}, want: kinds{M: map[string]int{}}},
 		{name: "map from boolean", in: map[string]any{"m": true}, errs: []string{"m: expected table, got boolean"}},
-		{name: "map value", in: map[string]any{"m": map[string]any{"a": 1.5}}, errs: []string{"m.a: expected integer, got 1.5"}},
+		{name: "map value", in: map[string]any{"m": map[string]any{"a": 1.5}}, errs: []string{"m.a: expected integer in [-9223372036854775808, 9223372036854775807], got 1.5"}},
 		{name: "pointer", in: map[string]any{"p": 3.0}, want: kinds{P: intPtr(3)}},
 		{name: "pointer error", in: map[string]any{"p": "x"}, errs: []string{"p: expected integer, got string"}},
 		{name: "any", in: map[string]any{"a": []any{"x", 1.0}}, want: kinds{A: []any{"x", 1.0}}},
@@ -102,7 +102,7 @@ func TestDecodeKinds(t *testing.T) {
 		{name: "Go values refused", in: map[string]any{"s": 5 * time.Second, "i": 1.5, "m": map[string]string{"k": "v"}, "c": 3},
 			errs: []string{
 				"c: expected telemetry.Consumer, got number",
-				"i: expected integer, got 1.5",
+				"i: expected integer in [-9223372036854775808, 9223372036854775807], got 1.5",
 				"m.k: expected integer, got string",
 				"s: expected string, got time.Duration",
 			}},
@@ -250,5 +250,48 @@ func TestDecodeConcurrent(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestDecodeExactIntegers checks that an integer field takes only an
+// integral number in its type's range, never a truncated or wrapped one,
+// and that Go integers a component exported arrive exactly.
+func TestDecodeExactIntegers(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     any
+		target any
+		want   any
+		err    string
+	}{
+		{name: "huge", in: 1e300, target: new(int64), err: "expected integer in [-9223372036854775808, 9223372036854775807], got 1e+300"},
+		{name: "fraction", in: 2.5, target: new(uint16), err: "expected integer in [0, 65535], got 2.5"},
+		{name: "negative into uint", in: -0.5, target: new(uint), err: "expected integer in [0, 18446744073709551615], got -0.5"},
+		{name: "tiny fraction", in: 1e-300, target: new(int8), err: "expected integer in [-128, 127], got 1e-300"},
+		{name: "-Inf", in: math.Inf(-1), target: new(int32), err: "expected integer in [-2147483648, 2147483647], got -Inf"},
+		{name: "2^63", in: math.Ldexp(1, 63), target: new(int64), err: "expected integer in [-9223372036854775808, 9223372036854775807], got 9.223372036854776e+18"},
+		{name: "-2^63", in: -math.Ldexp(1, 63), target: new(int64), want: int64(math.MinInt64)},
+		{name: "Go int64 beyond 2^53", in: int64(1<<53 + 1), target: new(uint64), want: uint64(1<<53 + 1)},
+		{name: "Go uint64 beyond int64", in: uint64(1 << 63), target: new(int64), err: "expected integer in [-9223372036854775808, 9223372036854775807], got 9223372036854775808"},
+		{name: "Go int64 into int32", in: int64(1 << 60), target: new(int32), err: "expected integer in [-2147483648, 2147483647], got 1152921504606846976"},
+		{name: "Go int64 into string", in: int64(1 << 60), target: new(string), err: "expected string, got number"},
+		{name: "Go int into int8", in: 300, target: new(int8), err: "expected integer in [-128, 127], got 300"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Decode(tt.in, tt.target)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.err {
+				t.Fatalf("error %q, want %q", got, tt.err)
+			}
+			if tt.err == "" {
+				if v := reflect.ValueOf(tt.target).Elem().Interface(); v != tt.want {
+					t.Errorf("decoded %v, want %v", v, tt.want)
+				}
+			}
+		})
 	}
 }

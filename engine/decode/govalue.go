@@ -69,6 +69,10 @@ func goTypeName(t reflect.Type, deep bool) string {
 	return t.String()
 }
 
+// maxExact is the largest integer from which every smaller one is a
+// float64: 2^53.
+const maxExact = 1 << 53
+
 // normalize turns a Go value that did not fit a field into the script
 // value it stands for: booleans, numbers and strings of any Go type,
 // slices as lists, maps with string keys as tables. Other values
@@ -79,10 +83,18 @@ func normalize(v any) any {
 	case classBool:
 		return rv.Bool()
 	case classNumber:
+		// An integer a float64 would round stays an int64 or uint64, so
+		// that an integer field gets it exactly or refuses it.
 		switch {
 		case rv.CanInt():
+			if i := rv.Int(); i < -maxExact || i > maxExact {
+				return i
+			}
 			return float64(rv.Int())
 		case rv.CanUint():
+			if u := rv.Uint(); u > maxExact {
+				return u
+			}
 			return float64(rv.Uint())
 		default:
 			return rv.Float()

@@ -83,7 +83,7 @@ func ValueTypeName(v any) string {
 		return "nil"
 	case bool:
 		return "boolean"
-	case float64:
+	case float64, int64, uint64: // int64, uint64: Go integers beyond 2^53
 		return "number"
 	case string:
 		return "string"

@@ -38,30 +38,36 @@ func oneOf(enum []string) string {
 	return b.String()
 }
 
-// integral returns v as a float64 holding an integer, or records an error.
-func (d *decoder) integral(v any, ti *typeInfo) (float64, bool) {
-	f, ok := v.(float64)
-	if !ok {
-		d.typeError(ti, v)
-		return 0, false
-	}
-	if f != math.Trunc(f) || math.IsInf(f, 0) {
-		d.fail("expected integer, got %s", formatNumber(f))
-		return 0, false
-	}
-	return f, true
-}
+// The integer decoders accept only a number that is integral and in the
+// range of the Go type: anything else (1.5, 1e+300, NaN) is an error that
+// names the range, never a truncated or wrapped value.
 
 // int decodes an integral number into a signed integer of any size.
 func (d *decoder) int(v any, dst reflect.Value, ti *typeInfo) {
-	f, ok := d.integral(v, ti)
-	if !ok {
+	bits := ti.t.Bits()
+	switch x := v.(type) {
+	case int64, uint64: // a Go integer beyond 2^53 (normalize)
+		lo, hi := int64(-1)<<(bits-1), int64(uint64(1)<<(bits-1)-1)
+		if i, ok := x.(int64); ok && i >= lo && i <= hi {
+			dst.SetInt(i)
+			return
+		}
+		if u, ok := x.(uint64); ok && u <= uint64(hi) {
+			dst.SetInt(int64(u))
+			return
+		}
+		d.fail("expected integer in [%d, %d], got %v", lo, hi, x)
 		return
 	}
-	bits := ti.t.Bits()
+	f, ok := v.(float64)
+	if !ok {
+		d.typeError(ti, v)
+		return
+	}
 	limit := math.Ldexp(1, bits-1) // 2^(bits-1), exactly representable
-	if f < -limit || f >= limit {
-		d.fail("%s is out of range (%d to %d)", formatNumber(f), int64(-1)<<(bits-1), uint64(1)<<(bits-1)-1)
+	// NaN fails f == Trunc(f); ±Inf fail the range.
+	if f != math.Trunc(f) || f < -limit || f >= limit {
+		d.fail("expected integer in [%d, %d], got %s", int64(-1)<<(bits-1), uint64(1)<<(bits-1)-1, formatNumber(f))
 		return
 	}
 	dst.SetInt(int64(f))
@@ -69,13 +75,28 @@ func (d *decoder) int(v any, dst reflect.Value, ti *typeInfo) {
 
 // uint decodes an integral number into an unsigned integer of any size.
 func (d *decoder) uint(v any, dst reflect.Value, ti *typeInfo) {
-	f, ok := d.integral(v, ti)
-	if !ok {
+	bits := ti.t.Bits()
+	switch x := v.(type) {
+	case int64, uint64: // a Go integer beyond 2^53 (normalize)
+		hi := uint64(math.MaxUint64) >> (64 - bits)
+		if i, ok := x.(int64); ok && i >= 0 && uint64(i) <= hi {
+			dst.SetUint(uint64(i))
+			return
+		}
+		if u, ok := x.(uint64); ok && u <= hi {
+			dst.SetUint(u)
+			return
+		}
+		d.fail("expected integer in [0, %d], got %v", hi, x)
 		return
 	}
-	bits := ti.t.Bits()
-	if f < 0 || f >= math.Ldexp(1, bits) {
-		d.fail("%s is out of range (0 to %d)", formatNumber(f), uint64(math.MaxUint64)>>(64-bits))
+	f, ok := v.(float64)
+	if !ok {
+		d.typeError(ti, v)
+		return
+	}
+	if f != math.Trunc(f) || f < 0 || f >= math.Ldexp(1, bits) {
+		d.fail("expected integer in [0, %d], got %s", uint64(math.MaxUint64)>>(64-bits), formatNumber(f))
 		return
 	}
 	dst.SetUint(uint64(f))
@@ -83,6 +104,12 @@ func (d *decoder) uint(v any, dst reflect.Value, ti *typeInfo) {
 
 // float decodes a number into a float32 or float64.
 func (d *decoder) float(v any, dst reflect.Value, ti *typeInfo) {
+	switch x := v.(type) {
+	case int64: // a Go integer beyond 2^53 (normalize): the nearest float
+		v = float64(x)
+	case uint64:
+		v = float64(x)
+	}
 	f, ok := v.(float64)
 	if !ok {
 		d.typeError(ti, v)

@@ -54,15 +54,23 @@ func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any)
 	}
 	set := inst.set.Load()
 	hook := hookName(s)
+	inst.rebuildIfBroken(v)
 	b := v.dataBatch(data)
-	rets, c, err := v.callCollect(ctx, hook, v.hooks.on[s], set.timeout, b.Value())
+	rets, c, err := v.callCollect(ctx, hook, v.hooks.on[s], set.timeout, set.memory, b.Value())
 	var emits []emitted
 	if err == nil {
 		emits, err = inst.results(hook, rets, c.emits)
 	}
 	c.invalidate()
 	b.Invalidate()
+	restart := false
+	if overLimit(err) {
+		restart = inst.rebuild(v) && v.primary
+	}
 	inst.pool.release(v)
+	if restart {
+		inst.restart(v)
+	}
 
 	if err != nil {
 		inst.failed(hook, err)

@@ -42,7 +42,8 @@
 // are checked by `flowlua check` with references as placeholders.
 //
 // Every component also takes timeout (default "1s": the limit of each call
-// into its Lua code). Data components take on_error ("pass", default, or
+// into its Lua code) and memory_limit (default "64MiB": the memory budget
+// of each of its Lua states, see Isolation). Data components take on_error ("pass", default, or
 // "drop"), concurrency (default 1, at most MaxConcurrency) and output
 // (unless the table says output = false), and export input.
 //
@@ -102,5 +103,19 @@
 // unhealthy until that hook next succeeds, is counted and logged, and its
 // batch is passed on as it is (edits made before the failure stay) or
 // dropped, as on_error says. The deadline cannot interrupt one long Go
-// call (a huge pattern match); string.rep and string.format are bounded.
+// call (a huge pattern match); string.rep, string.format, string.gsub and
+// table.concat are bounded.
+//
+// Each state has a memory budget (memory_limit), kept by package
+// luabind/luamem: the builtins above refuse to build a string larger
+// than it, and the state measures what it holds (strings, tables,
+// functions it can reach) whenever the process has allocated another
+// part of the budget during a long call, and at its first call after each
+// garbage collection. A call whose state is over its budget fails with
+// "memory limit of 64 MiB exceeded", counted with reason="memory"; the
+// component turns unhealthy, and the state is discarded and rebuilt in
+// place: the component file runs again with the current arguments (a
+// primary state also runs start again, while the component runs; the
+// timers of the old state die with it). The next call runs in the new
+// state and, when it succeeds, makes the hook healthy again.
 package luacomponent

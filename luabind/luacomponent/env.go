@@ -185,6 +185,7 @@ func (v *vm) require(L *lua.LState) int {
 		val = lua.LTrue
 	}
 	v.modules[name] = val
+	v.roots.RawSetString("module "+name, val)
 	L.Push(val)
 	return 1
 }

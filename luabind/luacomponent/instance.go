@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/luabind/luamem"
 )
 
 // instance is a running Lua component.
@@ -48,6 +49,9 @@ type instance struct {
 
 	updateMu sync.Mutex // one Update at a time
 
+	args   atomic.Pointer[reflect.Value]   // the decoded arguments in effect
+	runCtx atomic.Pointer[context.Context] // Run's context, while it runs
+
 	expMu   sync.Mutex
 	exports reflect.Value // of the exports struct, addressable
 }
@@ -55,8 +59,9 @@ type instance struct {
 // settings are the host arguments in effect.
 type settings struct {
 	timeout time.Duration
-	drop    bool // on_error = "drop"
-	n       int  // concurrency
+	memory  int64 // memory_limit, bytes
+	drop    bool  // on_error = "drop"
+	n       int   // concurrency
 }
 
 var (
@@ -86,13 +91,13 @@ func newInstance(k *Kind, opts component.Options, args component.Arguments) (*in
 	inst.apply(av)
 	set := inst.set.Load()
 	inst.exports = k.initialExports() // the file may set exports as it runs
-	primary, _, err := newVM(k, inst, true, av, set.timeout)
+	primary, _, err := newVM(k, inst, true, av, set.timeout, set.memory)
 	if err != nil {
 		return nil, err
 	}
 	vms := []*vm{primary}
 	for len(vms) < set.n {
-		v, _, err := newVM(k, inst, false, av, set.timeout)
+		v, _, err := newVM(k, inst, false, av, set.timeout, set.memory)
 		if err != nil {
 			return nil, err
 		}
@@ -124,10 +129,16 @@ func newInstance(k *Kind, opts component.Options, args component.Arguments) (*in
 
 // apply takes the host arguments of decoded arguments.
 func (inst *instance) apply(args reflect.Value) {
-	s := &settings{timeout: DefaultTimeout, n: 1}
+	inst.args.Store(&args)
+	s := &settings{timeout: DefaultTimeout, memory: DefaultMemoryLimit, n: 1}
 	sch := inst.k.schema
 	if f, ok := sch.hostArg(args, argTimeout); ok {
 		s.timeout = time.Duration(f.Int())
+	}
+	if f, ok := sch.hostArg(args, argMemoryLimit); ok {
+		if n, err := luamem.ParseSize(f.String()); err == nil {
+			s.memory = n
+		}
 	}
 	if f, ok := sch.hostArg(args, argOnError); ok {
 		s.drop = f.String() == "drop"
@@ -148,24 +159,31 @@ func (inst *instance) Run(ctx context.Context) error {
 	}
 	unroute := inst.serveRoutes()
 	defer unroute()
+	inst.runCtx.Store(&ctx)
+	defer inst.runCtx.Store(nil)
 
 	inst.timers.run(ctx, inst.fire)
-	if inst.primary.hooks.start != nil {
-		_ = inst.invoke(ctx, inst.primary, "start", func(v *vm) (*lua.LFunction, []lua.LValue) {
-			info := v.L.NewTable()
-			info.RawSetString("id", lua.LString(inst.opts.ID))
-			info.RawSetString("data_path", lua.LString(inst.opts.DataPath))
-			return v.hooks.start, []lua.LValue{info}
-		}, nil)
-	}
+	inst.start(ctx)
 	<-ctx.Done()
 	inst.timers.wait()
-	if inst.primary.hooks.stop != nil {
-		_ = inst.invoke(context.Background(), inst.primary, "stop", func(v *vm) (*lua.LFunction, []lua.LValue) {
-			return v.hooks.stop, nil
-		}, nil)
-	}
+	// The hooks are read with the state locked: a rebuild replaces them.
+	_ = inst.invoke(context.Background(), inst.primary, "stop", func(v *vm) (*lua.LFunction, []lua.LValue) {
+		return v.hooks.stop, nil
+	}, nil)
 	return nil
+}
+
+// start calls start(ctx) in the primary state, if the file has it.
+func (inst *instance) start(ctx context.Context) {
+	_ = inst.invoke(ctx, inst.primary, "start", func(v *vm) (*lua.LFunction, []lua.LValue) {
+		if v.hooks.start == nil {
+			return nil, nil
+		}
+		info := v.L.NewTable()
+		info.RawSetString("id", lua.LString(inst.opts.ID))
+		info.RawSetString("data_path", lua.LString(inst.opts.DataPath))
+		return v.hooks.start, []lua.LValue{info}
+	}, nil)
 }
 
 // Update applies new arguments to every state.
@@ -176,7 +194,7 @@ func (inst *instance) Update(args component.Arguments) error {
 	inst.apply(av)
 	set := inst.set.Load()
 	err := inst.pool.resize(set.n, func() (*vm, error) {
-		v, _, err := newVM(inst.k, inst, false, av, set.timeout)
+		v, _, err := newVM(inst.k, inst, false, av, set.timeout, set.memory)
 		return v, err
 	})
 	if err != nil {
@@ -206,19 +224,28 @@ func (inst *instance) CurrentHealth() component.Health { return inst.health.curr
 // health and metrics and returned.
 func (inst *instance) invoke(ctx context.Context, v *vm, hook string, prepare func(v *vm) (*lua.LFunction, []lua.LValue), finish func(v *vm, rets []lua.LValue) error) error {
 	v.mu.Lock()
+	inst.rebuildIfBroken(v)
 	fn, args := prepare(v)
 	if fn == nil {
 		v.mu.Unlock()
 		return nil
 	}
-	rets, c, err := v.callCollect(ctx, hook, fn, inst.set.Load().timeout, args...)
+	set := inst.set.Load()
+	rets, c, err := v.callCollect(ctx, hook, fn, set.timeout, set.memory, args...)
 	if err == nil && finish != nil {
 		if ferr := finish(v, rets); ferr != nil {
 			err = &callError{hook: hook, traceback: ferr.Error()}
 		}
 	}
 	c.invalidate()
+	restart := false
+	if overLimit(err) {
+		restart = inst.rebuild(v) && v.primary && hook != "start" && hook != "stop"
+	}
 	v.mu.Unlock()
+	if restart {
+		inst.restart(v)
+	}
 	if err != nil {
 		inst.failed(hook, err)
 		return err
@@ -227,14 +254,52 @@ func (inst *instance) invoke(ctx context.Context, v *vm, hook string, prepare fu
 	return forward(ctx, c.emits)
 }
 
-// fire calls a timer's function.
+// fire calls a timer's function, unless its state was rebuilt since
+// the timer was created.
 func (inst *instance) fire(t *timer) {
 	ctx := context.Background()
-	err := inst.invoke(ctx, t.v, "timer", func(*vm) (*lua.LFunction, []lua.LValue) { return t.fn, nil }, nil)
+	err := inst.invoke(ctx, t.v, "timer", func(v *vm) (*lua.LFunction, []lua.LValue) {
+		if t.gen != v.gen {
+			t.cancel()
+			return nil, nil
+		}
+		return t.fn, nil
+	}, nil)
 	var ce *callError
 	if err != nil && !errors.As(err, &ce) {
 		inst.logger.Warn("forwarding what a timer emitted failed", "err", err)
 	}
+}
+
+// rebuild discards a state that went over its memory limit and builds a
+// new one in its place (see vm.reset); the caller holds v.mu. It reports
+// whether the new state is up.
+func (inst *instance) rebuild(v *vm) bool {
+	set := inst.set.Load()
+	if err := v.reset(*inst.args.Load(), set.timeout, set.memory); err != nil {
+		inst.logger.Error("rebuilding a Lua state failed", "err", err)
+		return false
+	}
+	inst.logger.Warn("rebuilt a Lua state that went over its memory limit", "limit", luamem.FormatSize(set.memory))
+	return true
+}
+
+// rebuildIfBroken retries building a state whose rebuild failed; the
+// caller holds v.mu.
+func (inst *instance) rebuildIfBroken(v *vm) {
+	if v.L.IsClosed() {
+		inst.rebuild(v)
+	}
+}
+
+// restart calls start in a rebuilt primary state while the component
+// runs: its timers died with the old state.
+func (inst *instance) restart(v *vm) {
+	ctx := inst.runCtx.Load()
+	if ctx == nil || (*ctx).Err() != nil || v != inst.primary {
+		return
+	}
+	inst.start(*ctx)
 }
 
 // failed records a failed call.

@@ -50,7 +50,7 @@ func Read(p *Plugin, name string) (*Kind, error) {
 	if k.chunk == nil {
 		return nil, fmt.Errorf("plugin %s has no file for component %q", p.Name, name)
 	}
-	_, t, err := newVM(k, nil, true, reflect.Value{}, loadTimeout)
+	_, t, err := newVM(k, nil, true, reflect.Value{}, loadTimeout, DefaultMemoryLimit)
 	if err != nil {
 		var ce *callError
 		if errors.As(err, &ce) {

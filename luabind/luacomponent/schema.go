@@ -7,6 +7,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/luabind/luamem"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
 
@@ -14,6 +15,7 @@ import (
 // data components. Their names are reserved.
 const (
 	argTimeout     = "timeout"
+	argMemoryLimit = "memory_limit"
 	argOnError     = "on_error"
 	argConcurrency = "concurrency"
 	argOutput      = "output"
@@ -24,6 +26,12 @@ const (
 	// MaxConcurrency bounds the `concurrency` argument: the number of Lua
 	// states of one component.
 	MaxConcurrency = 64
+	// DefaultMemoryLimit bounds the memory of each Lua state of a
+	// component unless its `memory_limit` argument says otherwise.
+	DefaultMemoryLimit = luamem.DefaultLimit
+	// MinMemoryLimit is the smallest `memory_limit`: a state holds its
+	// libraries and the component's code.
+	MinMemoryLimit = 1 << 20
 )
 
 // hostFields returns the arguments the host adds to a component's own.
@@ -31,6 +39,9 @@ func hostFields(data, output bool) []*schema.Field {
 	fs := []*schema.Field{{
 		Name: argTimeout, Type: &schema.Type{Kind: schema.KindDuration}, Default: DefaultTimeout.String(),
 		Doc: "time limit of one call into the component's Lua code",
+	}, {
+		Name: argMemoryLimit, Type: &schema.Type{Kind: schema.KindString}, Default: "64MiB",
+		Doc: "memory budget of each Lua state of the component (\"64MiB\", \"1GiB\"): a call that goes over it fails, and the state is rebuilt",
 	}}
 	if data {
 		fs = append(fs,
@@ -111,6 +122,15 @@ func (s *componentSchema) DecodeArgs(v any) (component.Arguments, error) {
 	}
 	if i, ok := s.argIndex[argTimeout]; ok && args.Field(i).Int() <= 0 {
 		return nil, decode.Errors{decode.Errorf(argTimeout, "must be positive, got %s", time.Duration(args.Field(i).Int()))}
+	}
+	if i, ok := s.argIndex[argMemoryLimit]; ok && !decode.ContainsPlaceholder(m[argMemoryLimit]) {
+		n, err := luamem.ParseSize(args.Field(i).String())
+		if err != nil {
+			return nil, decode.Errors{decode.Errorf(argMemoryLimit, "%v", err)}
+		}
+		if n < MinMemoryLimit {
+			return nil, decode.Errors{decode.Errorf(argMemoryLimit, "at least %s, got %s", luamem.FormatSize(MinMemoryLimit), args.Field(i).String())}
+		}
 	}
 	return args.Interface(), nil
 }

@@ -50,7 +50,8 @@ func TestSchemaDecodeErrors(t *testing.T) {
 	}{
 		{"missing required", map[string]any{}, `missing required field "name"`},
 		{"unknown field", map[string]any{"name": "n", "cout": 3.0}, `unknown field "cout" (did you mean "count"?)`},
-		{"not an integer", map[string]any{"name": "n", "count": 1.5}, `count: expected integer, got 1.5`},
+		{"not an integer", map[string]any{"name": "n", "count": 1.5}, `count: expected integer in [-9223372036854775808, 9223372036854775807], got 1.5`},
+		{"integer out of range", map[string]any{"name": "n", "count": 1e300}, `count: expected integer in [-9223372036854775808, 9223372036854775807], got 1e+300`},
 		{"wrong type", map[string]any{"name": "n", "flag": "yes"}, `flag: expected boolean, got string`},
 		{"enum", map[string]any{"name": "n", "mode": "fsat"}, `mode: expected one of "fast", "slow", got "fsat" (did you mean "fast"?)`},
 		{"duration", map[string]any{"name": "n", "interval": "2 seconds"}, `interval: invalid duration "2 seconds"`},
@@ -95,7 +96,7 @@ func TestSchemaDecodeDefaultsAndPlaceholders(t *testing.T) {
 		"keys":     []any{"a", "b"},
 		"rules":    []any{map[string]any{"attr": "env", "equals": "x", "output": map[string]any{"traces": []any{}, "metrics": []any{}, "logs": []any{}}}},
 		"extra":    []any{1.0},
-		"anything": nil, "flag": false, "sink": nil, "timeout": "1s",
+		"anything": nil, "flag": false, "sink": nil, "timeout": "1s", "memory_limit": "64MiB",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("decoded\n%v\nwant\n%v", got, want)
@@ -128,6 +129,7 @@ func TestSchemaDescribe(t *testing.T) {
 		"flag|boolean|false||",
 		"interval|duration|false|\"10s\"|",
 		"keys|list(string)|false|{ \"a\", \"b\" }|",
+		"memory_limit|string|false|\"64MiB\"|memory budget of each Lua state of the component (\"64MiB\", \"1GiB\"): a call that goes over it fails, and the state is rebuilt",
 		`mode|one of "fast", "slow"|false|"fast"|`,
 		"name|string|true||the name",
 		"ratio|number|false||",
@@ -169,7 +171,7 @@ return { signals = { "logs" }, on_logs = function(b) return b end }
 	for _, f := range args {
 		names = append(names, f.Path)
 	}
-	if got := strings.Join(names, ","); got != "concurrency,on_error,output,output.traces,output.metrics,output.logs,timeout" {
+	if got := strings.Join(names, ","); got != "concurrency,memory_limit,on_error,output,output.traces,output.metrics,output.logs,timeout" {
 		t.Errorf("arguments %s", got)
 	}
 	if len(exports) != 1 || exports[0].Path != "input" || exports[0].Type != "telemetry.Consumer" {

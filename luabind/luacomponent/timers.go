@@ -19,6 +19,7 @@ const (
 // repeatedly.
 type timer struct {
 	v        *vm
+	gen      int // v.gen when created: the timer dies with its state
 	fn       *lua.LFunction
 	interval time.Duration
 	repeat   bool
@@ -127,7 +128,7 @@ func (v *vm) newTimer(name string, repeat bool) lua.LGFunction {
 			L.ArgError(1, fmt.Sprintf("at least %s", minInterval))
 		}
 		fn := L.CheckFunction(2)
-		t := &timer{v: v, fn: fn, interval: d, repeat: repeat, stop: make(chan struct{})}
+		t := &timer{v: v, gen: v.gen, fn: fn, interval: d, repeat: repeat, stop: make(chan struct{})}
 		if v.inst != nil {
 			if !v.primary {
 				L.RaiseError("%s: timers belong to the component's first state: create them in start", name)

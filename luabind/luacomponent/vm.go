@@ -9,6 +9,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/flowlua/flowlua/luabind/luamem"
 	"github.com/flowlua/flowlua/luabind/pdatalua"
 )
 
@@ -24,6 +25,12 @@ type vm struct {
 	cur     *call                 // the call in progress, if any
 	reuse   *pdatalua.Batch       // wraps the batches of data callbacks
 	modules map[string]lua.LValue // required modules by name; nil value: loading
+	// roots holds, in the registry, what the state's code can reach that
+	// its globals may not: the component's table and the modules, so
+	// that measuring the state (luamem.Size) sees them.
+	roots  *lua.LTable
+	gen    int    // counts the rebuilds of the state (reset); timers of an older one are dead
+	gcSeen uint64 // luamem.GCCycles when the state was last measured
 }
 
 // call is one call into a vm: what the Lua code emitted and the batches
@@ -43,8 +50,24 @@ type emitted struct {
 // newVM creates a state, runs the component file in it and takes its
 // hooks; it returns the table the file returned. args, when valid, is
 // the global args the file sees; else args is an empty table.
-func newVM(k *Kind, inst *instance, primary bool, args reflect.Value, timeout time.Duration) (*vm, *lua.LTable, error) {
-	v := &vm{L: newSandbox(k.p.Grants), k: k, inst: inst, primary: primary, modules: map[string]lua.LValue{}}
+func newVM(k *Kind, inst *instance, primary bool, args reflect.Value, timeout time.Duration, limit int64) (*vm, *lua.LTable, error) {
+	v := &vm{k: k, inst: inst, primary: primary}
+	t, err := v.build(args, timeout, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, t, nil
+}
+
+// build creates v's state and runs the component file in it (see newVM).
+func (v *vm) build(args reflect.Value, timeout time.Duration, limit int64) (*lua.LTable, error) {
+	k := v.k
+	v.L = newSandbox(k.p.Grants)
+	v.modules = map[string]lua.LValue{}
+	v.reuse = nil
+	v.gcSeen = luamem.GCCycles()
+	v.roots = v.L.NewTable()
+	v.L.G.Registry.RawSetString("flowlua.roots", v.roots)
 	pdatalua.Open(v.L)
 	v.openEnv()
 	if args.IsValid() {
@@ -54,10 +77,10 @@ func newVM(k *Kind, inst *instance, primary bool, args reflect.Value, timeout ti
 	}
 	lockGlobals(v.L)
 
-	rets, err := v.call(context.Background(), "load", v.L.NewFunctionFromProto(k.chunk.proto), timeout)
+	rets, err := v.call(context.Background(), "load", v.L.NewFunctionFromProto(k.chunk.proto), timeout, limit)
 	if err != nil {
 		v.L.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	var t *lua.LTable
 	if len(rets) > 0 {
@@ -69,10 +92,28 @@ func newVM(k *Kind, inst *instance, primary bool, args reflect.Value, timeout ti
 		if len(rets) > 0 {
 			got = rets[0].Type().String()
 		}
-		return nil, nil, fmt.Errorf("%s must return the component's table { ... }, got %s", k.chunk.file, got)
+		return nil, fmt.Errorf("%s must return the component's table { ... }, got %s", k.chunk.file, got)
 	}
+	v.roots.RawSetString("component", t)
 	v.hooks = readHooks(t)
-	return v, t, nil
+	return t, nil
+}
+
+// reset discards the state and builds a new one in its place, after the
+// state went over its memory limit: whatever filled it is gone with it.
+// The caller holds v.mu. Timers of the old state die (fire skips them).
+// On error the old state stays closed and every call fails until a
+// later reset succeeds.
+func (v *vm) reset(args reflect.Value, timeout time.Duration, limit int64) error {
+	v.L.Close()
+	v.gen++
+	v.hooks = hooks{}
+	_, err := v.build(args, timeout, limit)
+	if err != nil {
+		v.L = newSandbox(nil) // closed below: calls fail until a reset succeeds
+		v.L.Close()
+	}
+	return err
 }
 
 // close closes the state.
@@ -85,11 +126,15 @@ func (v *vm) close() {
 // callError is a failed call into Lua.
 type callError struct {
 	hook      string
-	timeout   time.Duration // set when the call ran out of time
+	timeout   time.Duration      // set when the call ran out of time
+	memory    *luamem.LimitError // set when the state went over its memory limit
 	traceback string
 }
 
 func (e *callError) Error() string {
+	if e.memory != nil {
+		return fmt.Sprintf("%s: %s; the Lua state was discarded and rebuilt\n%s", e.hook, e.memory, e.traceback)
+	}
 	if e.timeout > 0 {
 		return fmt.Sprintf("%s: exceeded its time limit of %s and was cancelled\n%s", e.hook, e.timeout, e.traceback)
 	}
@@ -98,17 +143,28 @@ func (e *callError) Error() string {
 
 // reason names the kind of failure for metrics.
 func (e *callError) reason() string {
-	if e.timeout > 0 {
+	switch {
+	case e.memory != nil:
+		return "memory"
+	case e.timeout > 0:
 		return "timeout"
 	}
 	return "error"
 }
 
-// call calls fn with args in a protected call bounded by timeout, and
-// returns what it returned. The caller holds v.mu (or owns v). ctx is
-// where emitted batches go; it does not bound the call.
-func (v *vm) call(ctx context.Context, hook string, fn *lua.LFunction, timeout time.Duration, args ...lua.LValue) ([]lua.LValue, error) {
-	rets, c, err := v.callCollect(ctx, hook, fn, timeout, args...)
+// overLimit reports whether err is a call whose state went over its
+// memory limit, which the caller must reset.
+func overLimit(err error) bool {
+	ce, ok := err.(*callError)
+	return ok && ce.memory != nil
+}
+
+// call calls fn with args in a protected call bounded by timeout and
+// the memory limit, and returns what it returned. The caller holds v.mu
+// (or owns v). ctx is where emitted batches go; it does not bound the
+// call.
+func (v *vm) call(ctx context.Context, hook string, fn *lua.LFunction, timeout time.Duration, limit int64, args ...lua.LValue) ([]lua.LValue, error) {
+	rets, c, err := v.callCollect(ctx, hook, fn, timeout, limit, args...)
 	c.invalidate()
 	return rets, err
 }
@@ -116,16 +172,27 @@ func (v *vm) call(ctx context.Context, hook string, fn *lua.LFunction, timeout t
 // callCollect is call that also returns the call's record: what it
 // emitted, and the batches it was handed, which the caller invalidates
 // once it has read the results.
-func (v *vm) callCollect(ctx context.Context, hook string, fn *lua.LFunction, timeout time.Duration, args ...lua.LValue) ([]lua.LValue, *call, error) {
+func (v *vm) callCollect(ctx context.Context, hook string, fn *lua.LFunction, timeout time.Duration, limit int64, args ...lua.LValue) ([]lua.LValue, *call, error) {
 	c := &call{ctx: ctx}
+	L := v.L
+	if fn == nil || L.IsClosed() {
+		return nil, c, &callError{hook: hook, traceback: "the Lua state could not be rebuilt after it went over its memory limit"}
+	}
 	prev := v.cur
 	v.cur = c
 	defer func() { v.cur = prev }()
 
-	L := v.L
-	deadline := newDeadline(timeout)
-	defer deadline.stop()
-	L.SetContext(deadline)
+	// Besides the guard's own measures (during a long call), the state is
+	// measured at the start of its first call after each cycle of the
+	// garbage collector: a state that grows a little in each of many
+	// short calls is caught as the heap grows.
+	measure := false
+	if gc := luamem.GCCycles(); gc != v.gcSeen {
+		v.gcSeen, measure = gc, true
+	}
+	guard := luamem.Start(L, timeout, limit, measure)
+	defer guard.Stop()
+	L.SetContext(guard)
 	base := L.GetTop()
 	L.Push(fn)
 	for _, a := range args {
@@ -135,7 +202,9 @@ func (v *vm) callCollect(ctx context.Context, hook string, fn *lua.LFunction, ti
 	L.RemoveContext()
 	if err != nil {
 		ce := &callError{hook: hook, traceback: luaTraceback(err)}
-		if deadline.Err() != nil {
+		if lerr := guard.LimitErr(); lerr != nil {
+			ce.memory = lerr
+		} else if guard.Err() != nil {
 			ce.timeout = timeout
 		}
 		L.SetTop(base)

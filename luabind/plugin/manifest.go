@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind/luacomponent"
+	"github.com/flowlua/flowlua/luabind/luamem"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
 
@@ -52,13 +52,15 @@ func readManifest(f *files) (*Manifest, error) {
 	}
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: luacomponent.CallStackSize})
 	defer L.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), manifestTimeout)
-	defer cancel()
-	L.SetContext(ctx)
+	guard := luamem.Start(L, manifestTimeout, luamem.DefaultLimit, false)
+	defer guard.Stop()
+	L.SetContext(guard)
 	L.Push(L.NewFunctionFromProto(ch.Proto()))
 	if err := L.PCall(0, 1, nil); err != nil {
 		msg := luacomponent.ErrorMessage(err)
-		if ctx.Err() != nil {
+		if lerr := guard.LimitErr(); lerr != nil {
+			msg = lerr.Error()
+		} else if guard.Err() != nil {
 			msg = fmt.Sprintf("did not finish within %s", manifestTimeout)
 		}
 		return nil, script.Diagnostics{ch.At(msg)}

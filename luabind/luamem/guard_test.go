@@ -1,12 +1,18 @@
-package luacomponent
+package luamem
 
 import (
 	"context"
 	"testing"
 	"time"
+
+	lua "github.com/yuin/gopher-lua"
 )
 
-func TestDeadline(t *testing.T) {
+func newDeadline(timeout time.Duration) *Guard { return Start(lua.NewState(), timeout, 0, false) }
+
+func (g *Guard) stop() { g.Stop() }
+
+func TestGuardDeadline(t *testing.T) {
 	d := newDeadline(20 * time.Millisecond)
 	defer d.stop()
 	if d.Done() != nil || d.Err() != nil {
@@ -30,7 +36,7 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
-func TestDeadlineStopped(t *testing.T) {
+func TestGuardDeadlineStopped(t *testing.T) {
 	d := newDeadline(30 * time.Millisecond)
 	d.stop()
 	other := newDeadline(150 * time.Millisecond)
