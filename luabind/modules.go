@@ -235,7 +235,7 @@ func (ld *loader) instantiate(L *lua.LState, d *decl, m *moduleDef, t *lua.LTabl
 
 // schemaDefaults returns the declared defaults of a module's arguments as
 // script values.
-func schemaDefaults(s script.ModuleSchema) map[string]any {
+func schemaDefaults(s script.Schema) map[string]any {
 	o, ok := s.(*schema.Object)
 	if !ok {
 		return nil

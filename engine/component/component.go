@@ -27,11 +27,11 @@ import (
 
 // Arguments is a component's decoded arguments: a value of the type its
 // Registration names.
-type Arguments any
+type Arguments = any
 
 // Exports is what a component exports: a struct whose `lua` tags name the
 // exports, of the type its Registration names.
-type Exports any
+type Exports = any
 
 // Component is a running component.
 type Component interface {

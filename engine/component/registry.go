@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/engine/script"
 	"reflect"
 	"regexp"
 	"sort"
@@ -42,15 +43,10 @@ type Registration struct {
 	Fingerprint string
 }
 
-// Schema describes arguments and exports that are not Go structs.
+// Schema describes arguments and exports that are not Go structs
+// (components written in Lua): script.Schema, documented for listings.
 type Schema interface {
-	// DecodeArgs decodes an evaluated script value (see engine/script) into
-	// arguments, with the rules and errors of package engine/decode; in
-	// check mode the value may hold placeholders.
-	DecodeArgs(v any) (Arguments, error)
-	// ExportTypes returns the Go type of each export by name; a nil type
-	// means any type.
-	ExportTypes() map[string]reflect.Type
+	script.Schema
 	// Describe documents the arguments and exports for listings.
 	Describe() (args, exports []decode.Field)
 }

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -64,13 +65,31 @@ func (d *decoder) int(v any, dst reflect.Value, ti *typeInfo) {
 		d.typeError(ti, v)
 		return
 	}
-	limit := math.Ldexp(1, bits-1) // 2^(bits-1), exactly representable
-	// NaN fails f == Trunc(f); ±Inf fail the range.
-	if f != math.Trunc(f) || f < -limit || f >= limit {
-		d.fail("expected integer in [%d, %d], got %s", int64(-1)<<(bits-1), uint64(1)<<(bits-1)-1, formatNumber(f))
+	if err := CheckInteger(f, ti.t); err != nil {
+		d.fail("%v", err)
 		return
 	}
 	dst.SetInt(int64(f))
+}
+
+// CheckInteger returns nil when f is an integral number in the range of
+// the integer type t, signed or unsigned, and otherwise the error every
+// decoder of integers reports: "expected integer in [min, max], got X".
+func CheckInteger(f float64, t reflect.Type) error {
+	bits := t.Bits()
+	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if f != math.Trunc(f) || f < 0 || f >= math.Ldexp(1, bits) {
+			return fmt.Errorf("expected integer in [0, %d], got %s", uint64(math.MaxUint64)>>(64-bits), formatNumber(f))
+		}
+		return nil
+	}
+	limit := math.Ldexp(1, bits-1) // 2^(bits-1), exactly representable
+	// NaN fails f == Trunc(f); ±Inf fail the range.
+	if f != math.Trunc(f) || f < -limit || f >= limit {
+		return fmt.Errorf("expected integer in [%d, %d], got %s", int64(-1)<<(bits-1), uint64(1)<<(bits-1)-1, formatNumber(f))
+	}
+	return nil
 }
 
 // uint decodes an integral number into an unsigned integer of any size.
@@ -95,8 +114,8 @@ func (d *decoder) uint(v any, dst reflect.Value, ti *typeInfo) {
 		d.typeError(ti, v)
 		return
 	}
-	if f != math.Trunc(f) || f < 0 || f >= math.Ldexp(1, bits) {
-		d.fail("expected integer in [0, %d], got %s", uint64(math.MaxUint64)>>(64-bits), formatNumber(f))
+	if err := CheckInteger(f, ti.t); err != nil {
+		d.fail("%v", err)
 		return
 	}
 	dst.SetUint(uint64(f))

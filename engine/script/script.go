@@ -144,11 +144,12 @@ type ModuleDef struct {
 	Placement string
 	// Schema decodes an instance's evaluated arguments (checking them) and
 	// gives the types of its exports.
-	Schema ModuleSchema
+	Schema Schema
 }
 
-// ModuleSchema is the typing of a module's arguments and exports.
-type ModuleSchema interface {
+// Schema is the typing of arguments and exports that are not Go structs:
+// a module's, or a component written in Lua (see component.Schema).
+type Schema interface {
 	// DecodeArgs decodes evaluated arguments, with the rules and errors of
 	// package engine/decode; in check mode the value may hold
 	// placeholders.

@@ -65,13 +65,13 @@ func hostFields(data, output bool) []*schema.Field {
 
 func ptr(f float64) *float64 { return &f }
 
-// componentSchema is the component.Schema of a Lua component: its
-// arguments and exports decode into struct types built from its
-// declarations (package luabind/schema), so that they are checked with
-// the rules and messages of package engine/decode.
+// componentSchema is the component.Schema of a Lua component: the typing
+// of its declared arguments and exports (a schema.Object, as a module's),
+// with the host's arguments added and checked.
 type componentSchema struct {
-	args        *schema.Type // an object
-	exports     *schema.Type // an object; data components have "input"
+	*schema.Object
+	args        *schema.Type // Object.Args
+	exports     *schema.Type // Object.Exports; data components have "input"
 	argIndex    map[string]int
 	exportIndex map[string]int
 	data        bool
@@ -82,47 +82,34 @@ var _ component.Schema = (*componentSchema)(nil)
 // newComponentSchema builds the schema of a component from its declared
 // fields (already checked against the reserved names).
 func newComponentSchema(args, exports []*schema.Field, data, output bool) *componentSchema {
-	s := &componentSchema{args: schema.ObjectOf(append(slices.Clone(args), hostFields(data, output)...)), data: data, argIndex: map[string]int{}}
-	for i, f := range s.args.Fields {
-		s.argIndex[f.Name] = i
-	}
 	exp := slices.Clone(exports)
 	if data {
 		exp = append(exp, &schema.Field{Name: "input", Type: &schema.Type{Kind: schema.KindConsumer}, Doc: "where other components send data to this one"})
 	}
-	s.exports = schema.ObjectOf(exp)
-	s.exportIndex = map[string]int{}
+	o := schema.NewObject(append(slices.Clone(args), hostFields(data, output)...), exp)
+	s := &componentSchema{Object: o, args: o.Args, exports: o.Exports, data: data, argIndex: map[string]int{}, exportIndex: map[string]int{}}
+	for i, f := range s.args.Fields {
+		s.argIndex[f.Name] = i
+	}
 	for i, f := range s.exports.Fields {
 		s.exportIndex[f.Name] = i
 	}
 	return s
 }
 
-// DecodeArgs applies the declared defaults to v, an evaluated script
-// value, and decodes it into the arguments struct.
-func (s *componentSchema) DecodeArgs(v any) (component.Arguments, error) {
-	m, ok := v.(map[string]any)
-	if !ok && v != nil {
-		// Let decode report the wrong type.
-		target := reflect.New(s.args.GoType())
-		return nil, decode.Decode(v, target.Interface())
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	target := reflect.New(s.args.GoType())
-	if err := decode.Decode(schema.WithDefaults(m, s.args.Fields), target.Interface()); err != nil {
+// DecodeArgs decodes and checks the arguments as schema.Object does, then
+// the host's: a positive timeout, a memory limit of at least
+// MinMemoryLimit.
+func (s *componentSchema) DecodeArgs(v any) (any, error) {
+	decoded, err := s.Object.DecodeArgs(v)
+	if err != nil {
 		return nil, err
 	}
-	args := target.Elem()
-	if !decode.ContainsPlaceholder(m) {
-		if err := schema.CheckBounds(args, s.args.Fields, ""); err != nil {
-			return nil, err
-		}
-	}
+	args := reflect.ValueOf(decoded)
 	if i, ok := s.argIndex[argTimeout]; ok && args.Field(i).Int() <= 0 {
 		return nil, decode.Errors{decode.Errorf(argTimeout, "must be positive, got %s", time.Duration(args.Field(i).Int()))}
 	}
+	m, _ := v.(map[string]any)
 	if i, ok := s.argIndex[argMemoryLimit]; ok && !decode.ContainsPlaceholder(m[argMemoryLimit]) {
 		n, err := luamem.ParseSize(args.Field(i).String())
 		if err != nil {
@@ -132,25 +119,7 @@ func (s *componentSchema) DecodeArgs(v any) (component.Arguments, error) {
 			return nil, decode.Errors{decode.Errorf(argMemoryLimit, "at least %s, got %s", luamem.FormatSize(MinMemoryLimit), args.Field(i).String())}
 		}
 	}
-	return args.Interface(), nil
-}
-
-// ExportTypes returns the Go type of each export.
-func (s *componentSchema) ExportTypes() map[string]reflect.Type {
-	return decode.ExportTypes(s.exports.GoType())
-}
-
-// Describe documents the arguments and exports as for Go components,
-// with the declared defaults.
-func (s *componentSchema) Describe() (args, exports []decode.Field) {
-	defaults := schema.Defaults(s.args.Fields)
-	args = decode.Describe(s.args.GoType())
-	for i := range args {
-		if d, ok := defaults[args[i].Path]; ok {
-			args[i].Default = d
-		}
-	}
-	return args, decode.Describe(s.exports.GoType())
+	return decoded, nil
 }
 
 // hostArg returns the value of a host argument of decoded arguments.

@@ -55,6 +55,12 @@ func (p *plainer) value(path string, v any, t reflect.Type) (any, bool) {
 		}
 		return v.id.String(), true
 	case float64:
+		if d := deref(t); d != nil && isInteger(d) {
+			if err := decode.CheckInteger(v, d); err != nil {
+				p.errs = append(p.errs, decode.Errorf(path, "%v", err))
+				return nil, false
+			}
+		}
 		return number(v), true
 	case map[string]any:
 		return p.table(path, v, t), true
@@ -209,4 +215,16 @@ func placeholderID(from string) string {
 		}
 	}
 	return "extension"
+}
+
+// isInteger reports whether t is an integer type other than a duration
+// (durations take strings, and numbers as nanoseconds like the
+// collector's YAML).
+func isInteger(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return t != reflect.TypeFor[time.Duration]()
+	}
+	return false
 }
