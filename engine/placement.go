@@ -127,6 +127,24 @@ func (n *componentNode) hold(owner string) {
 	n.mu.Unlock()
 }
 
+// placeable is a node that placement runs where its key is owned and
+// holds standby elsewhere: a component. (The components of a unique
+// module instance are placed by the instance's key.)
+type placeable interface {
+	liveNode
+	// placeState returns the node's declaration, whether it is held
+	// standby and whether it runs.
+	placeState() (blk *script.Block, standby, running bool)
+	// setOwner records the node that runs it; standby says that this
+	// node holds it standby.
+	setOwner(owner string, standby bool)
+	// handOver stops the node, draining by deadline, and holds a fresh
+	// standby instance.
+	handOver(owner string, deadline time.Time) error
+	// takeOver runs the node here.
+	takeOver(owner string)
+}
+
 // placeAll makes every unique component of the running graph run where
 // its key is owned: those this node lost stop first (dependants first),
 // then those it gained start (dependencies first). The caller holds
@@ -142,18 +160,16 @@ func (c *Controller) placeAll() {
 		return
 	}
 	type move struct {
-		n     *componentNode
+		n     placeable
 		owner string
 	}
 	var lost, gained []move
 	for _, id := range g.Order {
-		n, ok := live[id].(*componentNode)
+		n, ok := live[id].(placeable)
 		if !ok {
 			continue
 		}
-		n.mu.Lock()
-		blk, standby, running := n.decl.Block, n.standby != "", n.cancel != nil
-		n.mu.Unlock()
+		blk, standby, running := n.placeState()
 		if _, unique := placementKey(g, blk); !unique && !standby {
 			continue
 		}
@@ -163,34 +179,58 @@ func (c *Controller) placeAll() {
 			gained = append(gained, move{n, owner})
 		case !owns && running:
 			lost = append(lost, move{n, owner})
-		case !owns:
-			n.mu.Lock()
-			n.standby, n.owner = standbyReason(owner), owner
-			n.mu.Unlock()
 		default:
-			n.mu.Lock()
-			n.owner = owner
-			n.mu.Unlock()
+			n.setOwner(owner, !owns)
 		}
 	}
 	for _, m := range slices.Backward(lost) {
-		c.logger.Info("handing a unique component over", "component_id", m.n.id, "owner", m.owner)
-		m.n.stop("placed on "+m.owner, time.Now().Add(c.opts.DrainTimeout))
-		if err := m.n.rebuild(); err != nil {
-			c.logger.Error("rebuilding a standby component failed", "component_id", m.n.id, "err", err)
+		id := blkID(m.n)
+		c.logger.Info("handing a unique component over", "component_id", id, "owner", m.owner)
+		if err := m.n.handOver(m.owner, time.Now().Add(c.opts.DrainTimeout)); err != nil {
+			c.logger.Error("rebuilding a standby component failed", "component_id", id, "err", err)
 		}
-		m.n.hold(m.owner)
-		c.markDirty(m.n.id) // the fresh instance's exports
+		c.markDirty(id) // the fresh instance's exports
 		c.place.changes.WithLabelValues("lost").Inc()
 	}
 	for _, m := range gained {
-		c.logger.Info("taking a unique component over", "component_id", m.n.id)
-		m.n.mu.Lock()
-		m.n.standby, m.n.owner = "", m.owner
-		m.n.mu.Unlock()
-		m.n.start()
+		c.logger.Info("taking a unique component over", "component_id", blkID(m.n))
+		m.n.takeOver(m.owner)
 		c.place.changes.WithLabelValues("gained").Inc()
 	}
+}
+
+func blkID(n placeable) string {
+	blk, _, _ := n.placeState()
+	return blk.ID()
+}
+
+func (n *componentNode) placeState() (*script.Block, bool, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.decl.Block, n.standby != "", n.cancel != nil
+}
+
+func (n *componentNode) setOwner(owner string, standby bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.owner = owner
+	if standby {
+		n.standby = standbyReason(owner)
+	}
+}
+
+func (n *componentNode) handOver(owner string, deadline time.Time) error {
+	n.stop("placed on "+owner, deadline)
+	err := n.rebuild()
+	n.hold(owner)
+	return err
+}
+
+func (n *componentNode) takeOver(owner string) {
+	n.mu.Lock()
+	n.standby, n.owner = "", owner
+	n.mu.Unlock()
+	n.start()
 }
 
 // rebuild builds a fresh instance of a stopped component with its last
