@@ -65,17 +65,23 @@ func luaKey(k string) string {
 	return "[" + quote(k) + "]"
 }
 
-// quote writes s as a Lua double-quoted string.
+// quote writes s as a Lua quoted string: in double quotes, or in single
+// quotes when s has double quotes and no single ones (OTTL statements).
 func quote(s string) string {
+	q := byte('"')
+	if strings.Contains(s, `"`) && !strings.Contains(s, "'") {
+		q = '\''
+	}
 	var b strings.Builder
-	b.WriteByte('"')
+	b.WriteByte(q)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
 		case '\\':
 			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
+		case q:
+			b.WriteByte('\\')
+			b.WriteByte(q)
 		case '\n':
 			b.WriteString(`\n`)
 		case '\r':
@@ -90,7 +96,7 @@ func quote(s string) string {
 			}
 		}
 	}
-	b.WriteByte('"')
+	b.WriteByte(q)
 	return b.String()
 }
 
