@@ -220,6 +220,23 @@ func (v *valueConv) str(parent *table, path []string, n *yaml.Node, field string
 		}
 		return expr(ref), true
 	}
+	parts := luaParts(segs)
+	if len(segs) == 1 && segs[0].env != "" {
+		// The collector types a whole-value reference as YAML would its
+		// content; env() gives a string.
+		switch field {
+		case otelcol.FieldInteger, otelcol.FieldNumber:
+			return expr("tonumber(" + parts[0] + ")"), true
+		case otelcol.FieldBoolean:
+			return expr(parts[0] + ` == "true"`), true
+		}
+	}
+	return expr(strings.Join(parts, " .. ")), true
+}
+
+// luaParts writes each segment as a Lua expression: a string literal or
+// an env() call.
+func luaParts(segs []segment) []string {
 	parts := make([]string, len(segs))
 	for i, s := range segs {
 		if s.env == "" {
@@ -232,20 +249,7 @@ func (v *valueConv) str(parent *table, path []string, n *yaml.Node, field string
 		}
 		parts[i] = call + ")"
 	}
-	if len(segs) == 1 && segs[0].env != "" {
-		// The collector types a whole-value reference as YAML would its
-		// content; env() gives a string.
-		switch field {
-		case otelcol.FieldInteger, otelcol.FieldNumber:
-			return expr("tonumber(" + parts[0] + ")"), true
-		case otelcol.FieldBoolean:
-			return expr(parts[0] + ` == "true"`), true
-		}
-	}
-	if len(parts) == 0 {
-		return expr(`""`), true
-	}
-	return expr(strings.Join(parts, " .. ")), true
+	return parts
 }
 
 // segment is a literal piece of a string or an environment variable.
@@ -293,6 +297,8 @@ func expand(s string) ([]segment, error) {
 					seg.def = &d
 				}
 				segs = append(segs, seg)
+			case m != nil:
+				return nil, fmt.Errorf("${%s}: a default holding another reference does not convert", ref)
 			case scheme.MatchString(ref):
 				p := scheme.FindStringSubmatch(ref)[1]
 				hint := ""
