@@ -23,6 +23,9 @@ type Upstream struct {
 	Types []string
 	// Signals are the signals it supports (none for extensions).
 	Signals []string
+	// Package is the Go package of the upstream config: the component's
+	// source ("go.opentelemetry.io/collector/receiver/otlpreceiver").
+	Package string
 
 	configType reflect.Type
 }
@@ -34,7 +37,7 @@ func UpstreamOf(r flowcomp.Registration) (Upstream, bool) {
 	if !ok {
 		return Upstream{}, false
 	}
-	u := Upstream{Name: k.name, Class: k.class.String(), Signals: k.Signals(), configType: k.configType}
+	u := Upstream{Name: k.name, Class: k.class.String(), Signals: k.Signals(), Package: k.Upstream(), configType: k.configType}
 	add := func(t string) {
 		for _, have := range u.Types {
 			if have == t {

@@ -60,6 +60,10 @@ type Options struct {
 	Filename string
 	// Catalog finds components; nil means the default registry's.
 	Catalog Catalog
+	// KeepUnused declares the components no pipeline uses too, and takes
+	// a config without a service section: for the files of components'
+	// configs that upstream tests read.
+	KeepUnused bool
 }
 
 // Problem is a part of the config that did not convert.
@@ -192,12 +196,19 @@ func Convert(src []byte, o Options) (*Result, error) {
 				c.leaveOut(p.key.Line, "%s: not a section of a collector config", k)
 			}
 		}
-		if service == nil {
+		if service == nil && !o.KeepUnused {
 			c.leaveOut(root.Line, "service: missing: no pipeline runs")
 		}
 	}
 	if service != nil {
 		c.service(service)
+	}
+	if o.KeepUnused {
+		for _, ds := range c.decls {
+			for _, d := range ds {
+				d.used = true
+			}
+		}
 	}
 	c.assignLabels()
 	c.wire()
