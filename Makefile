@@ -58,5 +58,15 @@ convert-corpus:
 	@test -n "$(DIRS)" || { echo 'usage: make convert-corpus DIRS="REPO..."'; exit 2; }
 	$(GO) run ./stdlib/otelcol/convert/internal/corpus $(CORPUSFLAGS) $(DIRS)
 
+# Sends the same OTLP items through the upstream collector (built by
+# bench/ with the builder) on stdlib/otelcol/convert/testdata/conformance.yaml
+# and through flowlua on its conversion, and compares what reaches the
+# sink. Not part of `make test`: the first build of the collector takes
+# minutes and the module proxy.
+conformance: build
+	$(MAKE) -C bench collector
+	COLLECTOR_BIN=$(CURDIR)/bench/.build/otelcol-bench FLOWLUA_BIN=$(CURDIR)/$(BIN) \
+		$(GO) test -tags conformance -run '^TestConformance$$' -count=1 -v ./stdlib/otelcol/convert/
+
 clean:
 	rm -rf bin data-flowlua
