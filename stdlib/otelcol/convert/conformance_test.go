@@ -175,11 +175,9 @@ func inputMetrics() pmetric.Metrics {
 	sm := rm.ScopeMetrics().AppendEmpty()
 	g := sm.Metrics().AppendEmpty()
 	g.SetName("queue.depth")
+	points := g.SetEmptyGauge().DataPoints()
 	for i := range 4 {
-		dp := g.SetEmptyGauge().DataPoints().AppendEmpty()
-		if i > 0 {
-			dp = g.Gauge().DataPoints().AppendEmpty()
-		}
+		dp := points.AppendEmpty()
 		dp.SetIntValue(int64(10 * i))
 		dp.Attributes().PutStr("queue", fmt.Sprintf("q%d", i))
 		dp.Attributes().PutStr("secret", "x")
