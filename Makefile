@@ -4,7 +4,7 @@ BIN     ?= bin/flowlua
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build test run bench fuzz lint clean
+.PHONY: build test run bench fuzz lint clean convert-corpus conformance
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
@@ -47,6 +47,26 @@ fuzz:
 		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
+
+# Converts every collector config under DIRS (checkouts of the upstream
+# collector's repositories: their testdata and examples) that uses only
+# registered components, checks each script, and prints the figures and
+# the top failure reasons (-v: each failure). Run by hand: it reads
+# repositories fetched for it, never committed.
+#   make convert-corpus DIRS="../opentelemetry-collector ../opentelemetry-collector-contrib"
+convert-corpus:
+	@test -n "$(DIRS)" || { echo 'usage: make convert-corpus DIRS="REPO..."'; exit 2; }
+	$(GO) run ./stdlib/otelcol/convert/internal/corpus $(CORPUSFLAGS) $(DIRS)
+
+# Sends the same OTLP items through the upstream collector (built by
+# bench/ with the builder) on stdlib/otelcol/convert/testdata/conformance.yaml
+# and through flowlua on its conversion, and compares what reaches the
+# sink. Not part of `make test`: the first build of the collector takes
+# minutes and the module proxy.
+conformance: build
+	$(MAKE) -C bench collector
+	COLLECTOR_BIN=$(CURDIR)/bench/.build/otelcol-bench FLOWLUA_BIN=$(CURDIR)/$(BIN) \
+		$(GO) test -tags conformance -run '^TestConformance$$' -count=1 -v ./stdlib/otelcol/convert/
 
 clean:
 	rm -rf bin data-flowlua

@@ -158,6 +158,10 @@ func TestArgsDecodeConfig(t *testing.T) {
 	if err != nil {
 		t.Errorf("grpc = {}: %v", err)
 	}
+	// An empty table that arrives as one with keys is an empty list too.
+	if _, _, err = decodeFor(t, "otelcol.processor.filter", map[string]any{"traces": map[string]any{"span": map[string]any{}}}); err != nil {
+		t.Errorf("span = {}: %v", err)
+	}
 	if _, _, err = decodeFor(t, "otelcol.extension.file_storage", nil); err != nil {
 		t.Errorf("file_storage without arguments: %v", err)
 	}

@@ -63,6 +63,9 @@ func (p *plainer) value(path string, v any, t reflect.Type) (any, bool) {
 		}
 		return number(v), true
 	case map[string]any:
+		if d := deref(t); len(v) == 0 && d != nil && (d.Kind() == reflect.Slice || d.Kind() == reflect.Array) && !isMapList(d) {
+			return []any{}, true // Lua's {} is both
+		}
 		return p.table(path, v, t), true
 	case []any:
 		if len(v) == 0 && isTable(t) {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
+)
+
+type convertCmd struct {
+	Path         string `arg:"" name:"config" help:"The collector configuration (.yaml)."`
+	Output       string `short:"o" name:"output" placeholder:"FILE" help:"Write the script to FILE instead of stdout."`
+	BypassErrors bool   `name:"bypass-errors" help:"Write what converts, with a comment where each part was left out, and exit 0; the problems are still reported."`
+}
+
+func (c *convertCmd) Run(e *env) error {
+	src, err := os.ReadFile(c.Path)
+	if err != nil {
+		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua convert: %v", err)}
+	}
+	res, err := convert.Convert(src, convert.Options{Filename: c.Path})
+	if err != nil {
+		return &exitError{code: exitConfig, err: err}
+	}
+	if len(res.Problems) > 0 {
+		fmt.Fprintln(e.stderr, res.Error())
+		if !c.BypassErrors {
+			return &exitError{code: exitConfig, err: fmt.Errorf("%s; nothing written (--bypass-errors writes what converts)", summary(len(res.Problems)))}
+		}
+	}
+	if c.Output == "" {
+		_, err := e.stdout.Write(res.Script)
+		return err
+	}
+	if err := os.WriteFile(c.Output, res.Script, 0o644); err != nil {
+		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua convert: %v", err)}
+	}
+	return nil
+}
