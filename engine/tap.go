@@ -16,7 +16,8 @@ import (
 // rebuilds, and set on every telemetry.Output of its arguments: the
 // fan-outs the component builds from them count what it sends (the rates
 // of the graph's edges) and show it to live-debugging viewers, with no
-// code in the component.
+// code in the component. The component also gets it in its Options, for
+// what it sends otherwise (a Lua component's emit to a consumer argument).
 
 // tapFor returns the tap of the component id, creating it.
 func (c *Controller) tapFor(id string) *telemetry.Tap {
