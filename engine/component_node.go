@@ -154,6 +154,7 @@ func (n *componentNode) build(decl *Node, args component.Arguments) error {
 		OnStateChange: n.setExports,
 		Registerer:    n.metrics,
 		DrainTimeout:  c.opts.DrainTimeout,
+		Tap:           c.tapFor(n.id),
 		Dropped: func(signal, reason string, count int) {
 			c.metrics.countDropped(n.id, signal, reason, count)
 		},

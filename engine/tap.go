@@ -3,6 +3,8 @@ package engine
 import (
 	"maps"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -14,7 +16,8 @@ import (
 // rebuilds, and set on every telemetry.Output of its arguments: the
 // fan-outs the component builds from them count what it sends (the rates
 // of the graph's edges) and show it to live-debugging viewers, with no
-// code in the component.
+// code in the component. The component also gets it in its Options, for
+// what it sends otherwise (a Lua component's emit to a consumer argument).
 
 // tapFor returns the tap of the component id, creating it.
 func (c *Controller) tapFor(id string) *telemetry.Tap {
@@ -131,35 +134,122 @@ func outputsOf(args any) []telemetry.Output {
 }
 
 // addSends fills the Sends of infos from their arguments' outputs, naming
-// each consumer by the component that exports it.
+// each consumer by the component that exports it. A consumer handed to a
+// component as an argument of its own (a Lua component's argument of type
+// consumer, which emit sends to through the component's tap) is a send of
+// each signal the tap counted items of.
 func (c *Controller) addSends(infos []component.Info) {
 	var exporters map[telemetry.Consumer]string
-	for i := range infos {
-		outs := outputsOf(infos[i].Arguments)
-		if len(outs) == 0 {
-			continue
-		}
+	name := func(to telemetry.Consumer) string {
 		if exporters == nil {
 			exporters = c.consumerExporters()
 		}
+		if reflect.TypeOf(to).Comparable() {
+			return exporters[to]
+		}
+		return ""
+	}
+	for i := range infos {
+		outs := outputsOf(infos[i].Arguments)
+		type edge struct {
+			s  telemetry.Signal
+			to telemetry.Consumer
+		}
+		listed := map[edge]bool{}
 		for _, o := range outs {
 			for _, s := range telemetry.AllSignals {
 				for _, to := range o.Consumers(s) {
 					if to == nil {
 						continue
 					}
-					send := component.Send{Signal: s.String()}
-					if reflect.TypeOf(to).Comparable() {
-						send.To = exporters[to]
-					}
+					send := component.Send{Signal: s.String(), To: name(to)}
 					if t := o.Tap(); t != nil {
 						send.Items = t.Items(s, to)
+					}
+					if reflect.TypeOf(to).Comparable() {
+						listed[edge{s, to}] = true
 					}
 					infos[i].Sends = append(infos[i].Sends, send)
 				}
 			}
 		}
+		cs := consumersOf(infos[i].Arguments)
+		if len(cs) == 0 {
+			continue
+		}
+		c.mu.RLock()
+		t := c.taps[infos[i].ID]
+		c.mu.RUnlock()
+		if t == nil {
+			continue
+		}
+		for _, to := range cs {
+			for _, s := range telemetry.AllSignals {
+				if listed[edge{s, to}] {
+					continue
+				}
+				if n := t.Items(s, to); n > 0 {
+					infos[i].Sends = append(infos[i].Sends, component.Send{Signal: s.String(), To: name(to), Items: n})
+				}
+			}
+		}
 	}
+}
+
+var consumerType = reflect.TypeFor[telemetry.Consumer]()
+
+// maxConsumers bounds the consumers consumersOf collects.
+const maxConsumers = 64
+
+// consumersOf returns the consumers among args' values outside its
+// Outputs (fields, list items, map values, dynamic values), in argument
+// order (map values in key order), each once. Only comparable consumers
+// are returned: the others cannot be told apart, nor counted by a tap.
+func consumersOf(args any) []telemetry.Consumer {
+	var out []telemetry.Consumer
+	seen := map[telemetry.Consumer]bool{}
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if !v.IsValid() || depth > 2*maxArgsDepth || len(out) >= maxConsumers || v.Type() == outputType {
+			return
+		}
+		if v.Type() == consumerType || v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return
+			}
+			if tc, ok := v.Interface().(telemetry.Consumer); ok {
+				if reflect.TypeOf(tc).Comparable() && !seen[tc] {
+					seen[tc] = true
+					out = append(out, tc)
+				}
+				return
+			}
+			walk(v.Elem(), depth+1)
+			return
+		}
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i), depth+1)
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		case reflect.Map:
+			keys := v.MapKeys()
+			if v.Type().Key().Kind() == reflect.String {
+				slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+			}
+			for _, k := range keys {
+				walk(v.MapIndex(k), depth+1)
+			}
+		}
+	}
+	walk(reflect.ValueOf(args), 0)
+	return out
 }
 
 // consumerExporters maps every consumer a running node exports to that

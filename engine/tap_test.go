@@ -111,3 +111,60 @@ func TestControllerLastLoad(t *testing.T) {
 		t.Fatalf("last load %+v", l)
 	}
 }
+
+type sendArgs struct {
+	To telemetry.Consumer `lua:"to"`
+}
+
+// sender sends to a consumer argument through its options' tap, as a Lua
+// component's emit does.
+type sender struct {
+	tap *telemetry.Tap
+	to  telemetry.Consumer
+}
+
+func (s *sender) Run(ctx context.Context) error         { <-ctx.Done(); return nil }
+func (s *sender) Update(args component.Arguments) error { return nil }
+
+// A component that sends to a consumer argument through the tap of its
+// options is observed like an output: the engine lists the send, with its
+// items, once something was sent.
+func TestControllerTapsConsumerArguments(t *testing.T) {
+	reg := pipeRegistry()
+	var built *sender
+	if err := reg.Add(component.Registration{
+		Name: "test.send", Args: sendArgs{},
+		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
+			built = &sender{tap: opts.Tap, to: args.(sendArgs).To}
+			return built, nil
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c := NewController(ControllerOptions{Registry: reg})
+	t.Cleanup(c.shutdown)
+	s := &script.Script{Blocks: []*script.Block{
+		comp("test.send", "a", 1, map[string]any{"to": ref("test.pipe.b", "input", 1)}),
+		comp("test.pipe", "b", 2, map[string]any{}),
+	}}
+	if err := c.Apply(s); err != nil {
+		t.Fatal(err)
+	}
+	if built.tap == nil || built.tap != c.Tap("test.send.a") {
+		t.Fatal("the component's options do not hold its tap")
+	}
+	if a, _ := c.GetComponent("test.send.a"); len(a.Sends) != 0 {
+		t.Errorf("sends before anything was sent: %+v", a.Sends)
+	}
+	td := ptrace.NewTraces()
+	td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty().SetName("s")
+	out := telemetry.OutputTraces(telemetry.Output{Traces: []telemetry.Consumer{built.to}}.WithTap(built.tap))
+	if err := out.ConsumeTraces(context.Background(), td); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.GetComponent("test.send.a")
+	want := component.Send{Signal: "traces", To: "test.pipe.b", Items: 1}
+	if len(a.Sends) != 1 || a.Sends[0] != want {
+		t.Errorf("sends = %+v, want %+v", a.Sends, want)
+	}
+}

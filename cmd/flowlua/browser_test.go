@@ -48,10 +48,34 @@ testing.health "h" { healthy = %s, message = %q }
 %s
 `
 
+// browserModules is a module instance (OTLP in, on GRPC2) holding a nested
+// one (a batch processor), sending to the exporter spare.
+const browserModules = `module "stage" {
+  args = { output = "output" },
+  exports = { input = "consumer" },
+  body = function(args)
+    otelcol.processor.batch "b" { timeout = "10ms", output = args.output }
+    return { input = otelcol.processor.batch.b.input }
+  end,
+}
+module "gw" {
+  args = { endpoint = "string", output = "output" },
+  body = function(args)
+    otelcol.receiver.otlp "in" {
+      protocols = { grpc = { endpoint = args.endpoint } },
+      output = { traces = { stage.s.input } },
+    }
+    stage "s" { output = args.output }
+  end,
+}
+gw "eu" { endpoint = env("GRPC2"), output = { traces = { otelcol.exporter.debug.spare.input } } }
+otelcol.exporter.debug "spare" { }`
+
 // TestPageInBrowser drives the web page in a headless chromium against
 // the real command (flowlua run): the graph shows every component, a
 // component turning unhealthy turns red, a span sent in shows in live
-// debugging, and an edit of the script adds and removes nodes, all
+// debugging, an edit of the script adds and removes nodes, and a module
+// instance is a box that collapses to one node and expands again, all
 // without a reload of the page and without console errors.
 func TestPageInBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
@@ -75,6 +99,10 @@ func TestPageInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	grpcAddr2, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
 	script := filepath.Join(dir, "main.lua")
 	writeScript := func(healthy bool, msg, extra string) {
 		t.Helper()
@@ -90,7 +118,7 @@ func TestPageInBrowser(t *testing.T) {
 
 	cmd := exec.Command(bin, "run", "main.lua")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"), "GRPC="+grpcAddr)
+	cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"), "GRPC="+grpcAddr, "GRPC2="+grpcAddr2)
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = io.Discard, &syncWriter{w: &logs}
 	if err := cmd.Start(); err != nil {
@@ -275,6 +303,57 @@ otelcol.exporter.debug "spare" { }`)
 	screenshot("graph-rates")
 	close(stop)
 	<-sent
+
+	// A module instance is a box around its components, a nested instance
+	// a box in it; collapsed, it is one node that edges attach to (with
+	// their rates), and it stays collapsed across refreshes.
+	js("mark the page again", `(window.notReloaded = true)`, time.Second)
+	writeScript(true, "fine", browserModules)
+	group := func(id string) string {
+		return fmt.Sprintf(`document.querySelector('#graph .group[data-id="%s"]')`, id)
+	}
+	inside := func(inner, outer string) string {
+		return fmt.Sprintf(`(() => { const a = %s.querySelector('rect').getBBox(), b = %s.querySelector('rect').getBBox();
+			return a.x > b.x && a.y > b.y && a.x + a.width < b.x + b.width && a.y + a.height < b.y + b.height; })()`, inner, outer)
+	}
+	js("module instance drawn as a box", group("gw.eu")+` !== null && `+group("gw.eu")+`.dataset.collapsed === 'false'`, 30*time.Second)
+	js("nested instance drawn as a box", group("gw.eu.stage.s")+` !== null`, 5*time.Second)
+	js("the box holds its components and the nested box", inside(node("gw.eu.otelcol.receiver.otlp.in"), group("gw.eu"))+" && "+
+		inside(group("gw.eu.stage.s"), group("gw.eu"))+" && "+inside(node("gw.eu.stage.s.otelcol.processor.batch.b"), group("gw.eu.stage.s")), 5*time.Second)
+	js("the nested box is titled relative to its parent", group("gw.eu.stage.s")+`.querySelector('.group-head text').textContent === '▾ stage.s'`, 5*time.Second)
+	screenshot("graph-module")
+
+	stop = make(chan struct{})
+	sent = make(chan struct{})
+	go func() {
+		defer close(sent)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+				_ = sendGRPC("traces", []byte(span), grpcAddr2)
+			}
+		}
+	}()
+	run("collapse the instance", chromedp.Click(`#graph .group[data-id="gw.eu"] .group-head`))
+	js("collapsed to one node", group("gw.eu")+`.dataset.collapsed === 'true' && `+node("gw.eu.otelcol.receiver.otlp.in")+` === null && `+group("gw.eu.stage.s")+` === null`, 2*time.Second)
+	edge := `document.querySelector('#graph .edge.data[data-from="module:gw.eu"][data-to="otelcol.exporter.debug.spare"]')`
+	js("the edge leaves the collapsed node with its rate", edge+` !== null && /^traces [0-9.]+\/s$/.test(`+edge+`.textContent) && !/ 0\.00\/s$/.test(`+edge+`.textContent)`, 20*time.Second)
+	js("no edge inside the collapsed node", `document.querySelectorAll('#graph .edge[data-to^="gw.eu."]').length === 0`, time.Second)
+	js("remember the refresh", `(window.refreshed = document.getElementById('graph').dataset.updated) !== ''`, time.Second)
+	js("refreshed twice", `document.getElementById('graph').dataset.updated !== window.refreshed`, 5*time.Second)
+	js("still collapsed after the refresh", group("gw.eu")+`.dataset.collapsed === 'true'`, time.Second)
+	screenshot("graph-module-collapsed")
+	close(stop)
+	<-sent
+
+	run("expand the instance", chromedp.Click(`#graph .group.collapsed[data-id="gw.eu"]`))
+	js("expanded again", group("gw.eu")+`.dataset.collapsed === 'false' && `+node("gw.eu.otelcol.receiver.otlp.in")+` !== null`, 2*time.Second)
+	run("collapse the nested instance", chromedp.Click(`#graph .group[data-id="gw.eu.stage.s"] .group-head`))
+	js("only the nested instance collapses", group("gw.eu.stage.s")+`.dataset.collapsed === 'true' && `+group("gw.eu")+`.dataset.collapsed === 'false' && `+
+		inside(group("gw.eu.stage.s"), group("gw.eu")), 2*time.Second)
+	js("page not reloaded", `window.notReloaded === true`, time.Second)
 
 	consoleMu.Lock()
 	defer consoleMu.Unlock()

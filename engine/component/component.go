@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
 
 // Arguments is a component's decoded arguments: a value of the type its
@@ -69,6 +71,13 @@ type Options struct {
 	// "metrics", "logs") and reason (the Drop* constants); nil counts
 	// nothing. Safe for concurrent use; use CountDropped.
 	Dropped func(signal, reason string, n int)
+	// Tap is the component's tap, the one the engine sets on every
+	// telemetry.Output of its arguments (see telemetry.Tap), or nil. A
+	// component that sends data some other way, to a consumer it was
+	// handed, sends it through a fan-out built from an Output with this tap
+	// (telemetry.Output.WithTap), so that what it sends is counted and
+	// shown to live debugging like the rest.
+	Tap *telemetry.Tap
 }
 
 // CountDropped counts n items of signal dropped for reason, if anybody

@@ -2,7 +2,16 @@
 // flowlua's examples (`flowlua fmt`). It works on tokens, not on a syntax
 // tree, so that comments are kept where they are written:
 //
-//  1. Lines stay as written: nothing is joined or split.
+//  1. Lines are joined never, and split only in the argument tables of
+//     declarations (`name "label" { ... }`, `service { ... }`) and the
+//     tables nested in them (not in function bodies): such a table is
+//     written one field per line, its braces on lines of their own and a
+//     comma after its last field, when two or more of its fields hold a
+//     table (`output = { traces = {...}, logs = {...} }`), when a table
+//     in it spans several lines, or when it is the outermost table of a
+//     line longer than 100 columns. Other tables stay as written:
+//     `{ endpoint = "x", tls = { insecure = true } }`, `{ x.input, y.input }`.
+//     A comment stays at the end of the line it ends.
 //  2. Each line is indented by two spaces per open block: tables,
 //     parentheses, function/do/then/repeat bodies; a line that starts by
 //     closing a block (`}`, `end`, `else`, ...) is indented as the line
@@ -14,7 +23,8 @@
 //     `logs = ...` lines have their `=` aligned.
 //
 // Formatting a formatted script changes nothing, and the tokens of a
-// script (comments included) are those of its formatted form.
+// script (comments included) are those of its formatted form, but for the
+// commas rule 1 adds.
 package format
 
 import (
@@ -23,12 +33,39 @@ import (
 	"strings"
 )
 
+// maxReflows bounds the rounds of reflow: each round only splits lines,
+// so that a script of n tokens needs at most n.
+const maxReflows = 64
+
 // Source formats a script.
 func Source(src []byte) ([]byte, error) {
 	toks, err := Tokens(src)
 	if err != nil {
 		return nil, err
 	}
+	out := indent(src, toks)
+	// Splitting a line may make a table's line long or another table
+	// multi-line: reflow until nothing changes.
+	for range maxReflows {
+		toks, err := Tokens(out)
+		if err != nil {
+			return nil, err
+		}
+		next, changed := reflow(out, toks)
+		if !changed {
+			break
+		}
+		toks, err = Tokens(next)
+		if err != nil {
+			return nil, err
+		}
+		out = indent(next, toks)
+	}
+	return out, nil
+}
+
+// indent applies rules 2 to 4 to src, whose tokens are toks.
+func indent(src []byte, toks []Token) []byte {
 	lines := strings.Split(string(src), "\n")
 	// For each line: the depth at its start, its leading closers, and
 	// whether it starts inside a long string or comment (kept verbatim).
@@ -106,9 +143,9 @@ func Source(src []byte) ([]byte, error) {
 	res := strings.Join(out, "\n")
 	res = strings.TrimRight(res, "\n") + "\n"
 	if strings.TrimSpace(res) == "" {
-		return []byte{}, nil
+		return []byte{}
 	}
-	return []byte(res), nil
+	return []byte(res)
 }
 
 var signalLine = regexp.MustCompile(`^(\s*)(traces|metrics|logs)\s*=\s*(.*)$`)
@@ -156,6 +193,7 @@ type Token struct {
 	Text    string
 	Line    int // 1-based line of its first character
 	EndLine int // line of its last character
+	Offset  int // byte offset of its first character
 }
 
 // Kind is a token's kind.
@@ -221,7 +259,7 @@ func Tokens(src []byte) ([]Token, error) {
 	}
 	emit := func(k Kind, start, end int) {
 		text := s[start:end]
-		out = append(out, Token{Kind: k, Text: text, Line: line, EndLine: line + strings.Count(text, "\n")})
+		out = append(out, Token{Kind: k, Text: text, Line: line, EndLine: line + strings.Count(text, "\n"), Offset: start})
 		line += strings.Count(text, "\n")
 	}
 	for i < len(s) {

@@ -24,21 +24,39 @@ type outputRef struct {
 	logs    consumer.Logs
 }
 
-// newOutputRef returns the fan-outs of an output (observed by its tap,
-// for live debugging and the graph's rates).
-func newOutputRef(o telemetry.Output) *outputRef {
+// newOutputRef returns the fan-outs of an output, observed by its tap
+// (for live debugging and the graph's rates). An output the engine did not
+// tap (one in a list, a map or a table) is observed by tap, the
+// component's own.
+func newOutputRef(o telemetry.Output, tap *telemetry.Tap) *outputRef {
+	observed := o
+	if o.Tap() == nil && tap != nil {
+		observed = o.WithTap(tap)
+	}
 	return &outputRef{
 		src:     o,
-		traces:  telemetry.OutputTraces(o),
-		metrics: telemetry.OutputMetrics(o),
-		logs:    telemetry.OutputLogs(o),
+		traces:  telemetry.OutputTraces(observed),
+		metrics: telemetry.OutputMetrics(observed),
+		logs:    telemetry.OutputLogs(observed),
 	}
 }
 
-// consumerOutput sends every signal to one consumer.
-func consumerOutput(c telemetry.Consumer) *outputRef {
-	return &outputRef{src: telemetry.Output{Traces: []telemetry.Consumer{c}, Metrics: []telemetry.Consumer{c}, Logs: []telemetry.Consumer{c}},
-		traces: c, metrics: c, logs: c}
+// consumerOutput sends every signal to one consumer, through fan-outs
+// observed by tap (the component's own): what a component emits to a
+// consumer argument is counted on its edge and shown to live debugging as
+// what it emits to an output is. It is built once per consumer handed to
+// Lua, so that a batch costs the tap's per-batch counter and nothing more.
+func consumerOutput(c telemetry.Consumer, tap *telemetry.Tap) *outputRef {
+	cs := []telemetry.Consumer{c}
+	return newOutputRef(telemetry.Output{Traces: cs, Metrics: cs, Logs: cs}, tap)
+}
+
+// tap returns the component's tap, nil in a state that runs no component.
+func (v *vm) tap() *telemetry.Tap {
+	if v.inst == nil {
+		return nil
+	}
+	return v.inst.opts.Tap
 }
 
 // send passes a batch to the output's consumers of its signal.
@@ -137,7 +155,7 @@ func (v *vm) emit(L *lua.LState) int {
 		case *outputRef:
 			out = r
 		case *consumerRef:
-			out = consumerOutput(r.c)
+			out = r.out
 		}
 	}
 	if out == nil && v.inst != nil {

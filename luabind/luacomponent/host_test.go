@@ -468,3 +468,68 @@ return {
 		}
 	}
 }
+
+const forwardPlugin = `
+-- p/forward.lua --
+return {
+  signals = { "traces" },
+  output = false,
+  args = { to = { type = "consumer", required = true } },
+  on_traces = function(batch)
+    emit(batch, args.to)
+  end,
+}
+`
+
+// What a Lua component emits to a consumer argument goes through its tap,
+// as what it emits to an output does: counted per consumer and shown to
+// live-debugging viewers. So do the outputs the engine does not tap
+// (those in a list argument).
+func TestHostEmitThroughTap(t *testing.T) {
+	r := mustLoad(t, forwardPlugin, "p", "forward", map[string]any{})
+	e := newEnv("p.forward.a")
+	e.opts.Tap = telemetry.NewTap(nil)
+	out := &sink{}
+	c := build(t, r, e, map[string]any{"to": out})
+	run(t, c)
+	v, err := e.opts.Tap.Watch(telemetry.ViewOptions{Buffer: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := e.lastExports()["input"].(telemetry.Consumer)
+	td := traces(3)
+	if err := input.ConsumeTraces(context.Background(), td); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.AllTraces(); len(got) != 1 || got[0] != td {
+		t.Fatalf("the consumer got %d batches, want the input batch itself", len(got))
+	}
+	if n := e.opts.Tap.Items(telemetry.Traces, out); n != 3 {
+		t.Errorf("items counted for the consumer: %d, want 3", n)
+	}
+	select {
+	case s := <-v.Samples():
+		if s.Signal != telemetry.Traces || s.Items != 3 || s.Data.(ptrace.Traces).SpanCount() != 3 {
+			t.Errorf("sample %+v", s)
+		}
+	default:
+		t.Error("the viewer saw nothing")
+	}
+
+	r = mustLoad(t, hostPlugin, "p", "router", map[string]any{})
+	e = newEnv("p.router.a")
+	e.opts.Tap = telemetry.NewTap(nil)
+	prod, rest := &sink{}, &sink{}
+	c = build(t, r, e, map[string]any{
+		"routes":  []any{map[string]any{"attr": "env", "equals": "prod", "output": map[string]any{"traces": []any{prod}}}},
+		"default": map[string]any{"traces": []any{rest}},
+	})
+	run(t, c)
+	input = e.lastExports()["input"].(telemetry.Consumer)
+	if err := input.ConsumeTraces(context.Background(), traces(5)); err != nil {
+		t.Fatal(err)
+	}
+	if p, r := e.opts.Tap.Items(telemetry.Traces, prod), e.opts.Tap.Items(telemetry.Traces, rest); p != 3 || r != 2 {
+		t.Errorf("items counted: prod %d, rest %d; want 3, 2", p, r)
+	}
+}

@@ -148,7 +148,7 @@ func (inst *instance) apply(args reflect.Value) {
 	}
 	inst.set.Store(s)
 	if f, ok := sch.hostArg(args, argOutput); ok {
-		inst.out.Store(newOutputRef(f.Interface().(telemetry.Output)))
+		inst.out.Store(newOutputRef(f.Interface().(telemetry.Output), inst.opts.Tap))
 	}
 }
 

@@ -20,8 +20,17 @@ type goValue struct{ v any }
 
 func (g *goValue) ScriptValue() any { return g.v }
 
-// consumerRef is a consumer handed to Lua (an argument of type consumer).
-type consumerRef struct{ c telemetry.Consumer }
+// consumerRef is a consumer handed to Lua (an argument of type consumer),
+// with the fan-outs emit sends through to it.
+type consumerRef struct {
+	c   telemetry.Consumer
+	out *outputRef
+}
+
+// consumerRef wraps a consumer for Lua.
+func (v *vm) consumerRef(c telemetry.Consumer) lua.LValue {
+	return v.newUserData(&consumerRef{c: c, out: consumerOutput(c, v.tap())}, mtConsumer)
+}
 
 func (c *consumerRef) ScriptValue() any { return c.c }
 
@@ -62,9 +71,9 @@ func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
 		if rv.IsNil() {
 			return lua.LNil
 		}
-		return v.newUserData(&consumerRef{c: rv.Interface().(telemetry.Consumer)}, mtConsumer)
+		return v.consumerRef(rv.Interface().(telemetry.Consumer))
 	case schema.KindOutput:
-		return v.newUserData(newOutputRef(rv.Interface().(telemetry.Output)), mtOutput)
+		return v.newUserData(newOutputRef(rv.Interface().(telemetry.Output), v.tap()), mtOutput)
 	case schema.KindList:
 		tbl := L.CreateTable(rv.Len(), 0)
 		for i := range rv.Len() {
@@ -93,7 +102,7 @@ func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
 func (v *vm) scriptToLua(x any) lua.LValue {
 	return luabind.ToLua(v.L, x, func(x any) lua.LValue {
 		if c, ok := x.(telemetry.Consumer); ok {
-			return v.newUserData(&consumerRef{c: c}, mtConsumer)
+			return v.consumerRef(c)
 		}
 		return v.newUserData(&goValue{v: x}, mtGoValue)
 	})

@@ -33,6 +33,10 @@ type componentJSON struct {
 	// Dependants are the components (and services) referencing this one.
 	Dependants []string `json:"dependants"`
 	Services   []string `json:"services"`
+	// Sends is where the component sends data: each consumer of each
+	// signal of its outputs, with the items sent so far (the rates of the
+	// graph's edges).
+	Sends []sendJSON `json:"sends"`
 	// ModuleInstance is the module instance that declared the component.
 	ModuleInstance string `json:"module_instance,omitempty"`
 	Placement      string `json:"placement,omitempty"`
@@ -40,6 +44,14 @@ type componentJSON struct {
 	// this node does not ("standby (owned by node-b)").
 	Owner   string `json:"owner,omitempty"`
 	Standby string `json:"standby,omitempty"`
+}
+
+// sendJSON is one consumer a component sends a signal to; To is ""
+// when the consumer is no component's export.
+type sendJSON struct {
+	Signal string `json:"signal"`
+	To     string `json:"to"`
+	Items  uint64 `json:"items"`
 }
 
 type healthJSON struct {
@@ -128,10 +140,14 @@ func (v *apiView) component(info component.Info) componentJSON {
 		Dependencies:   []string{},
 		Dependants:     nonNil(info.Dependants),
 		Services:       []string{},
+		Sends:          []sendJSON{},
 		ModuleInstance: info.ModuleInstance,
 		Placement:      info.Placement,
 		Owner:          info.Owner,
 		Standby:        info.Standby,
+	}
+	for _, send := range info.Sends {
+		out.Sends = append(out.Sends, sendJSON(send))
 	}
 	if isSecret(info.Component) {
 		if m, ok := out.Exports.(map[string]any); ok {

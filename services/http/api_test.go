@@ -63,6 +63,7 @@ func TestComponentsAPI(t *testing.T) {
 		component.Info{
 			ID: "testing.user.u", Name: "testing.user", Label: "u", Component: &nopComponent{},
 			Arguments:    apiUserArgs{Header: "Bearer s3cret", Plain: "hello", Password: "pw", Output: []any{input}},
+			Sends:        []component.Send{{Signal: "traces", To: "testing.sink.s", Items: 12}, {Signal: "logs", To: "", Items: 3}},
 			Dependencies: []string{"file.read.plain", "file.read.token", "http", "testing.sink.s"},
 		},
 	)
@@ -86,19 +87,20 @@ func TestComponentsAPI(t *testing.T) {
 			"health": {"state": "healthy", "message": "read plain.txt", "updated_at": "1970-01-01T00:00:10Z"},
 			"arguments": {"filename": "plain.txt", "is_secret": false, "poll_frequency": "1m0s"},
 			"exports": {"content": "hello\n"},
-			"dependencies": [], "dependants": ["testing.user.u"], "services": []}`,
+			"dependencies": [], "dependants": ["testing.user.u"], "services": [], "sends": []}`,
 		"file.read.token": `{
 			"id": "file.read.token", "name": "file.read", "label": "token",
 			"health": {"state": "unknown", "message": "", "updated_at": "0001-01-01T00:00:00Z"},
 			"arguments": {"filename": "token.txt", "is_secret": true, "poll_frequency": "200ms"},
 			"exports": {"content": "(secret)"},
-			"dependencies": [], "dependants": ["http", "testing.user.u"], "services": []}`,
+			"dependencies": [], "dependants": ["http", "testing.user.u"], "services": [], "sends": []}`,
 		"testing.user.u": `{
 			"id": "testing.user.u", "name": "testing.user", "label": "u",
 			"health": {"state": "unknown", "message": "", "updated_at": "0001-01-01T00:00:00Z"},
 			"arguments": {"header": "(secret)", "plain": "hello", "password": "(secret)", "output": ["<testing.sink.s.input>"]},
 			"exports": {},
-			"dependencies": ["file.read.plain", "file.read.token", "testing.sink.s"], "dependants": [], "services": ["http"]}`,
+			"dependencies": ["file.read.plain", "file.read.token", "testing.sink.s"], "dependants": [], "services": ["http"],
+			"sends": [{"signal": "traces", "to": "testing.sink.s", "items": 12}, {"signal": "logs", "to": "", "items": 3}]}`,
 	} {
 		code, body := serve(s, "GET", "/api/v0/components/"+id)
 		if code != 200 {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
@@ -18,6 +19,18 @@ type graphJSON struct {
 	Load          loadJSON     `json:"load"`
 	Plugins       []pluginJSON `json:"plugins"`
 	LiveDebugging bool         `json:"livedebugging"`
+	// Groups are the module instances that declared components, sorted by
+	// id: the page draws each as a box around its components.
+	Groups []groupJSON `json:"groups"`
+}
+
+// groupJSON is a module instance on the page. Parent is the innermost
+// enclosing instance among the groups ("" at the top level); Label is the
+// instance's id relative to it ("gw.eu" in "a.x.gw.eu").
+type groupJSON struct {
+	ID     string `json:"id"`
+	Parent string `json:"parent"`
+	Label  string `json:"label"`
 }
 
 type nodeJSON struct {
@@ -25,6 +38,9 @@ type nodeJSON struct {
 	Kind   string     `json:"kind"` // "component" or "service"
 	Name   string     `json:"name"`
 	Health healthJSON `json:"health"`
+	// ModuleInstance is the module instance that declared the component
+	// ("a.x.gw.eu" for nested instances); "" at the top level.
+	ModuleInstance string `json:"module_instance,omitempty"`
 	// Layer and Row place the node: layers run left to right along the
 	// flow of data (receivers to exporters), rows top to bottom.
 	Layer int `json:"layer"`
@@ -57,7 +73,7 @@ type pluginJSON struct {
 
 // buildGraph describes the running graph for the page.
 func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) graphJSON {
-	g := graphJSON{Time: time.Now(), Nodes: []nodeJSON{}, Edges: []edgeJSON{}, Plugins: []pluginJSON{}, LiveDebugging: liveDebugging}
+	g := graphJSON{Time: time.Now(), Nodes: []nodeJSON{}, Edges: []edgeJSON{}, Plugins: []pluginJSON{}, LiveDebugging: liveDebugging, Groups: []groupJSON{}}
 	l := host.LastLoad()
 	g.Load = loadJSON{Time: l.Time, Duration: l.Duration.Seconds(), OK: l.Err == nil}
 	if l.Err != nil {
@@ -75,7 +91,7 @@ func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) g
 	type dataKey struct{ from, to, signal string }
 	data := map[dataKey]int{} // index in g.Edges
 	for _, info := range infos {
-		g.Nodes = append(g.Nodes, nodeJSON{ID: info.ID, Kind: "component", Name: info.Name, Health: healthOf(info)})
+		g.Nodes = append(g.Nodes, nodeJSON{ID: info.ID, Kind: "component", Name: info.Name, Health: healthOf(info), ModuleInstance: info.ModuleInstance})
 		sendsTo := map[string]bool{}
 		for _, s := range info.Sends {
 			if !isComponent[s.To] {
@@ -107,7 +123,32 @@ func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) g
 		g.Nodes = append(g.Nodes, nodeJSON{ID: name, Kind: "service", Name: name, Health: healthJSON{State: "healthy", Message: "service"}})
 	}
 	layout(g.Nodes, g.Edges)
+	g.Groups = groupsOf(infos)
 	return g
+}
+
+// groupsOf returns the module instances of infos, each nested in the
+// longest other one its id extends. An instance that declares no
+// component of its own is not among them: its nested instances are drawn
+// in its parent, under their id relative to it.
+func groupsOf(infos []component.Info) []groupJSON {
+	ids := map[string]bool{}
+	for _, info := range infos {
+		if info.ModuleInstance != "" {
+			ids[info.ModuleInstance] = true
+		}
+	}
+	out := []groupJSON{}
+	for _, id := range sortedKeys(ids) {
+		g := groupJSON{ID: id, Label: id}
+		for other := range ids {
+			if len(other) > len(g.Parent) && strings.HasPrefix(id, other+".") {
+				g.Parent, g.Label = other, id[len(other)+1:]
+			}
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 func healthOf(info component.Info) healthJSON {

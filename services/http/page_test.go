@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,44 @@ func TestBasicAuth(t *testing.T) {
 		if bad.Validate() == nil {
 			t.Errorf("%+v validated", bad)
 		}
+	}
+}
+
+// Module instances are groups: each component names its instance, and a
+// nested instance names its parent and its id relative to it.
+func TestGraphGroups(t *testing.T) {
+	h := &fakeHost{}
+	h.set(
+		component.Info{ID: "a.x.otelcol.processor.batch.b", Name: "otelcol.processor.batch", ModuleInstance: "a.x"},
+		component.Info{ID: "a.x.gw.eu.otelcol.exporter.debug.out", Name: "otelcol.exporter.debug", ModuleInstance: "a.x.gw.eu"},
+		component.Info{ID: "integrations.gw.us.testing.sink.s", Name: "testing.sink", ModuleInstance: "integrations.gw.us"},
+		component.Info{ID: "testing.sink.top", Name: "testing.sink"},
+	)
+	s := newHostedService(services.Options{}, h)
+	code, body := serve(s, "GET", "/api/v0/graph")
+	if code != 200 {
+		t.Fatalf("%d %s", code, body)
+	}
+	var g graphJSON
+	if err := json.Unmarshal([]byte(body), &g); err != nil {
+		t.Fatal(err)
+	}
+	want := []groupJSON{
+		{ID: "a.x", Parent: "", Label: "a.x"},
+		{ID: "a.x.gw.eu", Parent: "a.x", Label: "gw.eu"},
+		{ID: "integrations.gw.us", Parent: "", Label: "integrations.gw.us"},
+	}
+	if !reflect.DeepEqual(g.Groups, want) {
+		t.Errorf("groups %+v, want %+v", g.Groups, want)
+	}
+	inst := map[string]string{}
+	for _, n := range g.Nodes {
+		inst[n.ID] = n.ModuleInstance
+	}
+	if inst["a.x.gw.eu.otelcol.exporter.debug.out"] != "a.x.gw.eu" || inst["testing.sink.top"] != "" {
+		t.Errorf("module_instance of nodes: %v", inst)
+	}
+	if !strings.Contains(body, `"module_instance": "a.x"`) {
+		t.Errorf("no module_instance in the JSON: %s", body)
 	}
 }

@@ -16,7 +16,9 @@ import (
 // Output (FanOut, OutputTraces, ...). The engine gives each component one
 // tap and sets it on every Output of the component's arguments
 // (Output.WithTap), so that every component with an output, Go or Lua, is
-// observed with no code of its own. Its rules:
+// observed with no code of its own; a component that sends to a consumer
+// it was handed some other way builds its fan-out from an Output with the
+// tap of its options (component.Options.Tap), as Lua components do. Its rules:
 //
 //  1. A fan-out built from an Output without a tap does nothing more than
 //     the rules of NewTraces.
