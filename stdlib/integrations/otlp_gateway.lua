@@ -8,15 +8,37 @@ module "integrations.otlp_gateway" {
   doc = "OTLP gateway: OTLP in, memory limiter, batching persistent queue, OTLP out; loses nothing across restarts",
   placement = "all_nodes",
   args = {
-    grpc_endpoint = { type = "string", default = "127.0.0.1:4317", doc = "where OTLP/gRPC is received" },
+    grpc_endpoint = {
+      type = "string",
+      default = "127.0.0.1:4317",
+      doc = "where OTLP/gRPC is received",
+    },
     http_endpoint = { type = "string", doc = "where OTLP/HTTP is received; none when not set" },
     endpoint      = { type = "string", required = true, doc = "the upstream OTLP/gRPC endpoint" },
-    insecure      = { type = "boolean", default = false, doc = "connect to the upstream without TLS" },
-    headers       = { type = "map(string)", default = {}, doc = "headers sent upstream (e.g. authorization, from file.read)" },
-    limit_mib     = { type = "integer", default = 512, doc = "memory limit of the gateway's data, in MiB" },
-    flush_timeout = { type = "duration", default = "200ms", doc = "longest a batch waits in the queue before it is sent" },
+    insecure      = {
+      type = "boolean",
+      default = false,
+      doc = "connect to the upstream without TLS",
+    },
+    headers       = {
+      type = "map(string)",
+      default = {},
+      doc = "headers sent upstream (e.g. authorization, from file.read)",
+    },
+    limit_mib     = {
+      type = "integer",
+      default = 512,
+      doc = "memory limit of the gateway's data, in MiB",
+    },
+    flush_timeout = {
+      type = "duration",
+      default = "200ms",
+      doc = "longest a batch waits in the queue before it is sent",
+    },
   },
-  exports = { input = { type = "consumer", doc = "where other components send data to the gateway" } },
+  exports = {
+    input = { type = "consumer", doc = "where other components send data to the gateway" },
+  },
   body = function(args)
     local all = { otelcol.processor.memory_limiter.limit.input }
     local protocols = { grpc = { endpoint = args.grpc_endpoint } }
