@@ -31,7 +31,7 @@ func (c class) String() string {
 }
 
 // collectorRelease is the upstream release every hosted component is from.
-const collectorRelease = "collector v0.161.0"
+const collectorRelease = "collector v0.158.0"
 
 // Option changes how a component is hosted.
 type Option func(*kind)
