@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strconv"
 
+	"go.opentelemetry.io/collector/confmap"
+
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
@@ -15,14 +17,15 @@ import (
 // `http = { endpont = ... }` would pass silently. This check runs after
 // confmap accepted the values and applies flowlua's rule: unknown keys are
 // errors. It skips what it cannot know: structs with a `,remain` field,
-// types that unmarshal from text, and `enabled`, which
-// configoptional.Optional reads itself.
+// types that unmarshal from text, structs that read keys of their own
+// (see readsOwnKeys), and `enabled`, which configoptional.Optional reads
+// itself.
 func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
 	var errs decode.Errors
 	var walk func(keys []string, v any, t reflect.Type)
 	walk = func(keys []string, v any, t reflect.Type) {
 		d, optional := derefOptional(t)
-		if d == nil || d == durationType || reflect.PointerTo(d).Implements(textUnmarshaler) || isMapList(d) {
+		if d == nil || d == durationType || reflect.PointerTo(d).Implements(textUnmarshaler) || isMapList(d) || readsOwnKeys(d) {
 			return
 		}
 		switch d.Kind() {
@@ -80,4 +83,26 @@ func derefOptional(t reflect.Type) (reflect.Type, bool) {
 		}
 	}
 	return nil, optional
+}
+
+var confmapUnmarshaler = reflect.TypeFor[confmap.Unmarshaler]()
+
+// readsOwnKeys reports whether struct type t unmarshals keys its
+// mapstructure tags do not name: its Unmarshal(*confmap.Conf) reads the
+// keys of a field tagged "-" (host_metrics' scrapers), or its fields have
+// no mapstructure tags at all (the prometheus receiver's config, read as
+// Prometheus YAML).
+func readsOwnKeys(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || !reflect.PointerTo(t).Implements(confmapUnmarshaler) {
+		return false
+	}
+	tagged := false
+	for i := range t.NumField() {
+		tag, ok := t.Field(i).Tag.Lookup("mapstructure")
+		if tag == "-" {
+			return true
+		}
+		tagged = tagged || ok
+	}
+	return !tagged
 }

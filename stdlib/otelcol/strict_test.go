@@ -53,8 +53,13 @@ func TestStrictKeysAcceptUpstreamConfigs(t *testing.T) {
 }
 
 // candidates splits a testdata file into configs: either the file is one
-// config, or its top-level keys are component ids ("attributes/insert").
+// config, or its top-level keys are component ids ("attributes/insert"),
+// or it is a whole collector config whose section of the class
+// ("connectors") holds them.
 func candidates(k *kind, m map[string]any) map[string]map[string]any {
+	if section, ok := m[k.class.String()+"s"].(map[string]any); ok {
+		m = section
+	}
 	typ := k.factory.Type().String()
 	byID := map[string]map[string]any{}
 	for key, v := range m {
