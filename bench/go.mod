@@ -3,9 +3,9 @@ module github.com/flowlua/flowlua/bench
 go 1.26.8
 
 require (
-	go.opentelemetry.io/collector/pdata v1.67.0
-	google.golang.org/grpc v1.83.2
-	google.golang.org/protobuf v1.36.12
+	go.opentelemetry.io/collector/pdata v1.64.0
+	google.golang.org/grpc v1.83.0
+	google.golang.org/protobuf v1.36.11
 )
 
 require (
@@ -13,7 +13,7 @@ require (
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
-	go.opentelemetry.io/collector/featuregate v1.67.0 // indirect
+	go.opentelemetry.io/collector/featuregate v1.64.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect

@@ -36,8 +36,9 @@ type adapter struct {
 	waits      context.Context
 	cancelWait context.CancelFunc
 
-	input *telemetry.Indirect // processors and exporters: the exported input
-	out   *telemetry.Indirect // receivers and processors: the fan-out to output
+	input  *telemetry.Indirect            // processors, exporters, connectors: the exported input
+	out    *telemetry.Indirect            // receivers, processors, connectors: the fan-out to output
+	routes map[string]*telemetry.Indirect // connectors: the fan-out to each named output
 
 	mu      sync.Mutex
 	args    decoded
@@ -82,7 +83,8 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 	if k.hasOutput() {
 		a.out = telemetry.NewIndirect()
 		a.out.Set(telemetry.FanOut(d.output))
-		if usedSignals(d.output) == ([telemetry.NumSignals]bool{}) {
+		a.setRoutes(d)
+		if usedSignals(d.output) == ([telemetry.NumSignals]bool{}) && len(d.routes) == 0 {
 			opts.Logger.Warn("no consumers in output: nothing will be sent on")
 		}
 	}
@@ -327,6 +329,7 @@ func (a *adapter) applyLocked(d decoded) error {
 
 	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config)
 	sameConfig = sameConfig && slices.Equal(a.args.extensions, d.extensions)
+	sameConfig = sameConfig && a.args.routes.sameNames(d.routes)
 	if a.cur != nil && sameConfig && usedSignals(a.args.output) == usedSignals(d.output) {
 		a.setOutput(d)
 		a.args = d
@@ -356,6 +359,7 @@ func (a *adapter) setOutput(d decoded) {
 	if a.out != nil {
 		a.out.Set(telemetry.FanOut(d.output))
 	}
+	a.setRoutes(d)
 }
 
 // replaceOverlapped starts inst beside the current instance, swaps the

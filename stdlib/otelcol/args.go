@@ -33,6 +33,8 @@ type Args struct {
 	partial bool
 	// extensions are the extensions the config references.
 	extensions []*Extension
+	// routes are a connector's named outputs (see connector.go).
+	routes routes
 }
 
 var _ decode.Unmarshaler = (*Args)(nil)
@@ -48,7 +50,7 @@ func (a *Args) UnmarshalScript(v any) error {
 	if err != nil {
 		return err
 	}
-	a.Output, a.Config, a.values, a.partial, a.extensions = d.output, d.config, d.values, d.partial, d.extensions
+	a.Output, a.Config, a.values, a.partial, a.extensions, a.routes = d.output, d.config, d.values, d.partial, d.extensions, d.routes
 	return nil
 }
 
@@ -80,6 +82,7 @@ type decoded struct {
 	values     map[string]any
 	partial    bool
 	extensions []*Extension // referenced by the config, each once
+	routes     routes       // a connector's named outputs
 }
 
 // decodeArgs decodes a script table for kind k.
@@ -92,6 +95,11 @@ func decodeArgs(k *kind, v any) (decoded, error) {
 	var errs decode.Errors
 	if k.hasOutput() {
 		if ov, ok := m["output"]; ok {
+			if k.class == classConnector {
+				var rerrs decode.Errors
+				ov, d.routes, rerrs = splitRoutes(k, ov)
+				errs = append(errs, rerrs...)
+			}
 			errs = append(errs, decodeOutput(k, ov, &d.output)...)
 			m = maps.Clone(m)
 			delete(m, "output")
@@ -152,7 +160,7 @@ func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
 		}
 	}
 	for _, s := range telemetry.AllSignals {
-		if len(out.Consumers(s)) > 0 && !k.supports[s] {
+		if len(out.Consumers(s)) > 0 && !k.produces[s] {
 			errs = append(errs, decode.Errorf("output."+s.String(), "%s does not produce %s", k.name, s))
 		}
 	}

@@ -3,6 +3,7 @@ package otelcol
 import (
 	"encoding"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -29,6 +30,9 @@ func (a *Args) DescribeFields() []decode.Field {
 		for _, f := range decode.Describe(reflect.TypeFor[telemetry.Output]()) {
 			f.Path = "output." + f.Path
 			out = append(out, f)
+		}
+		if k.class == classConnector {
+			out = append(out, decode.Field{Path: `output["<signal>/<name>"]`, Type: "list(telemetry.Consumer)", Doc: "a named output: the pipeline <signal>/<name> the config names (routing's table)"})
 		}
 	}
 	d := describer{out: out, active: map[reflect.Type]bool{}}
@@ -57,6 +61,12 @@ func (d *describer) fields(prefix string, v reflect.Value) {
 	if !v.IsValid() || v.Kind() != reflect.Struct || d.active[v.Type()] || strings.Count(prefix, ".") > 8 {
 		return
 	}
+	if readsYAML(v.Type()) {
+		if len(d.out) > 0 && d.out[len(d.out)-1].Path == prefix {
+			d.out[len(d.out)-1].Doc = "read by the component itself, with the keys of its own format (Prometheus: global, scrape_configs, ...)"
+		}
+		return
+	}
 	d.active[v.Type()] = true
 	defer delete(d.active, v.Type())
 	for _, f := range configFields(v.Type()) {
@@ -65,6 +75,9 @@ func (d *describer) fields(prefix string, v reflect.Value) {
 		if doc := fieldDoc(v.Type(), f); doc != "" && d.out[n].Doc == "" {
 			d.out[n].Doc = doc
 		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(ownKeys(v.Type()))) {
+		d.out = append(d.out, decode.Field{Path: joinPath(prefix, k), Type: "table", Doc: "read by the component itself"})
 	}
 }
 

@@ -1,10 +1,22 @@
 // Package otelcol hosts the upstream OpenTelemetry Collector's components
 // (core and contrib) as flowlua components, through one generic adapter:
-// otelcol.receiver.*, otelcol.processor.*, otelcol.exporter.* and
-// otelcol.extension.*. Adding an upstream component is one registration
-// line (see components.go):
+// otelcol.receiver.*, otelcol.processor.*, otelcol.exporter.*,
+// otelcol.connector.* and otelcol.extension.*. Adding an upstream
+// component is one registration line (see components.go):
 //
-//	RegisterProcessor("batch", batchprocessor.NewFactory())
+//	RegisterProcessor(batchprocessor.NewFactory())
+//
+// A component is named by the type its factory reports at the pinned
+// release (otelcol.exporter.otlp_grpc). Where upstream renamed a type and
+// kept the old name as a deprecated alias, flowlua registers the old name
+// too (otelcol.exporter.otlp), as the collector accepts it: both make the
+// same component, with the factory's type in its collector id, and
+// `flowlua components` says which is the alias of which.
+//
+// A connector (see connector.go) is an exporter of one signal and a
+// receiver of another: `input` takes the signals it has a connection
+// from, `output` the signals it makes (spanmetrics: traces in, metrics
+// out).
 //
 // Each registration's Schema (component.Schema) is the upstream factory:
 // it decodes arguments into an Args that knows its factory, names the
@@ -13,8 +25,8 @@
 // # Arguments
 //
 // A component's arguments are the upstream component's own configuration
-// keys, as in the collector's YAML, plus `output` for receivers and
-// processors. Decoding (Schema.DecodeArgs, then Args.UnmarshalScript):
+// keys, as in the collector's YAML, plus `output` for receivers,
+// processors and connectors. Decoding (Schema.DecodeArgs, then Args.UnmarshalScript):
 //
 //  1. `output` decodes into a telemetry.Output.
 //  2. Every other value is converted to a plain value (integral numbers
@@ -40,9 +52,11 @@
 //
 //  1. Build creates the upstream component(s) for the signals in use (a
 //     receiver's and a processor's: those with consumers in output; an
-//     exporter's: every signal it supports), from one config pointer, and
-//     publishes the exports: `input` (a telemetry.Indirect) for processors
-//     and exporters, `id` for extensions.
+//     exporter's: every signal it supports; a connector's: its
+//     connections to the signals with consumers in output), from one
+//     config pointer, and publishes the exports: `input` (a
+//     telemetry.Indirect) for processors, exporters and connectors, `id`
+//     for extensions.
 //  2. Run waits for the extensions the config references to start (the
 //     engine runs them first, but their Run starts them concurrently),
 //     starts the instance with a Host that serves exactly those

@@ -72,6 +72,14 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		return inst, nil
 	}
 	used := usedSignals(d.output)
+	if k.class == classConnector {
+		if err := a.addConnections(inst, cfg, d); err != nil {
+			_ = inst.shutdown(context.Background())
+			return nil, err
+		}
+		return inst, nil
+	}
+	var firstErr error // an exporter's first signal its config rules out
 	for _, sig := range telemetry.AllSignals {
 		switch {
 		case !k.supports[sig]:
@@ -86,6 +94,17 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			next = telemetry.Entry(next)
 		}
 		c, err := k.create(s, cfg, sig, next)
+		if err != nil && k.class == classExporter {
+			// An exporter is created for every signal it supports, not
+			// only those sent to it: a config may rule one out
+			// (load_balancing's routing_key traceID takes no metrics).
+			// That signal is refused; the others work.
+			inst.reject[sig] = fmt.Errorf("%s cannot take %s with its config: %w", a.opts.ID, sig, err)
+			if firstErr == nil {
+				firstErr = fmt.Errorf("creating %s for %s: %w", a.id, sig, err)
+			}
+			continue
+		}
 		if err != nil {
 			_ = inst.shutdown(context.Background())
 			return nil, fmt.Errorf("creating %s for %s: %w", a.id, sig, err)
@@ -105,6 +124,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		if c.(interface{ Capabilities() consumer.Capabilities }).Capabilities().MutatesData {
 			inst.caps.MutatesData = true
 		}
+	}
+	if len(inst.comps) == 0 && firstErr != nil {
+		return nil, firstErr
 	}
 	return inst, nil
 }

@@ -60,5 +60,5 @@ func (k *kind) decoded(args any) (decoded, error) {
 			return decoded{}, err
 		}
 	}
-	return decoded{output: a.Output, config: a.Config, values: a.values, partial: a.partial, extensions: a.extensions}, nil
+	return decoded{output: a.Output, config: a.Config, values: a.values, partial: a.partial, extensions: a.extensions, routes: a.routes}, nil
 }

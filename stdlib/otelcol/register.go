@@ -6,8 +6,10 @@ import (
 	"reflect"
 
 	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/connector"
 	"go.opentelemetry.io/collector/exporter"
 	"go.opentelemetry.io/collector/extension"
+	"go.opentelemetry.io/collector/pipeline"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/receiver"
 
@@ -23,18 +25,25 @@ const (
 	classProcessor
 	classExporter
 	classExtension
+	classConnector
 )
 
 // String returns the collector's name for the class.
 func (c class) String() string {
-	return [...]string{"receiver", "processor", "exporter", "extension"}[c]
+	return [...]string{"receiver", "processor", "exporter", "extension", "connector"}[c]
 }
 
 // collectorRelease is the upstream release every hosted component is from.
-const collectorRelease = "collector v0.161.0"
+const collectorRelease = "v0.158.0"
 
 // Option changes how a component is hosted.
 type Option func(*kind)
+
+// FromRelease says that the component's module is from another release
+// than collectorRelease (when the module proxy lacks it at that release).
+func FromRelease(release string) Option {
+	return func(k *kind) { k.release = release }
+}
 
 // WithDataDir names config keys ("directory", "compaction.directory")
 // that, when the script leaves them unset, default to the component's
@@ -60,10 +69,13 @@ func signalsOf(f stabilities) [telemetry.NumSignals]bool {
 }
 
 // RegisterReceiver registers an upstream receiver as
-// otelcol.receiver.<typ>. It panics if the name is taken.
-func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
-	register(typ, classReceiver, f, opts, func(k *kind) {
+// otelcol.receiver.<type>, the type its factory reports; a factory that
+// keeps a deprecated type name is registered under that name too (see
+// register). It panics if a name is taken.
+func RegisterReceiver(f receiver.Factory, opts ...Option) {
+	register(classReceiver, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
+		k.produces = k.supports
 		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error) {
 			set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
@@ -79,10 +91,11 @@ func RegisterReceiver(typ string, f receiver.Factory, opts ...Option) {
 }
 
 // RegisterProcessor registers an upstream processor as
-// otelcol.processor.<typ>; see RegisterReceiver.
-func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
-	register(typ, classProcessor, f, opts, func(k *kind) {
+// otelcol.processor.<type>; see RegisterReceiver.
+func RegisterProcessor(f processor.Factory, opts ...Option) {
+	register(classProcessor, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
+		k.produces = k.supports
 		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error) {
 			set := processor.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
@@ -98,9 +111,9 @@ func RegisterProcessor(typ string, f processor.Factory, opts ...Option) {
 }
 
 // RegisterExporter registers an upstream exporter as
-// otelcol.exporter.<typ>; see RegisterReceiver.
-func RegisterExporter(typ string, f exporter.Factory, opts ...Option) {
-	register(typ, classExporter, f, opts, func(k *kind) {
+// otelcol.exporter.<type>; see RegisterReceiver.
+func RegisterExporter(f exporter.Factory, opts ...Option) {
+	register(classExporter, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
 		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, _ telemetry.Consumer) (component.Component, error) {
 			set := exporter.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
@@ -117,11 +130,30 @@ func RegisterExporter(typ string, f exporter.Factory, opts ...Option) {
 }
 
 // RegisterExtension registers an upstream extension as
-// otelcol.extension.<typ>; see RegisterReceiver.
-func RegisterExtension(typ string, f extension.Factory, opts ...Option) {
-	register(typ, classExtension, f, opts, func(k *kind) {
+// otelcol.extension.<type>; see RegisterReceiver.
+func RegisterExtension(f extension.Factory, opts ...Option) {
+	register(classExtension, f, opts, func(k *kind) {
 		k.createExtension = func(s settings, cfg component.Config) (component.Component, error) {
 			return f.Create(s.ctx, extension.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}, cfg)
+		}
+	})
+}
+
+// RegisterConnector registers an upstream connector as
+// otelcol.connector.<type>; see RegisterReceiver. Its input takes the
+// signals it has a connection from, its output the signals it has a
+// connection to (see connector.go).
+func RegisterConnector(f connector.Factory, opts ...Option) {
+	register(classConnector, f, opts, func(k *kind) {
+		k.connects = connectionsOf(f)
+		for in := range k.connects {
+			for out, ok := range k.connects[in] {
+				k.supports[in] = k.supports[in] || ok
+				k.produces[out] = k.produces[out] || ok
+			}
+		}
+		k.createConnector = func(s settings, cfg component.Config, in, out telemetry.Signal, next map[pipeline.ID]telemetry.Consumer) (component.Component, error) {
+			return createConnector(f, s, cfg, in, out, next)
 		}
 	})
 }
@@ -132,11 +164,21 @@ type kind struct {
 	class       class
 	factory     component.Factory
 	configType  reflect.Type
-	supports    [telemetry.NumSignals]bool
+	aliasOf     string                     // the current name, when name is a deprecated alias
+	release     string                     // the upstream release, when not collectorRelease
+	supports    [telemetry.NumSignals]bool // the signals accepted as input (receivers: produced)
+	produces    [telemetry.NumSignals]bool // the signals output may take
 	dataDirKeys []string
+
+	// connects says, for a connector, which input signal it turns into
+	// which output signal: connects[in][out].
+	connects [telemetry.NumSignals][telemetry.NumSignals]bool
 
 	// create makes a receiver, processor or exporter for one signal.
 	create func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error)
+	// createConnector makes a connector from one signal to another.
+	// next holds the output pipelines of signal out by collector id.
+	createConnector func(s settings, cfg component.Config, in, out telemetry.Signal, next map[pipeline.ID]telemetry.Consumer) (component.Component, error)
 	// createExtension makes an extension.
 	createExtension func(s settings, cfg component.Config) (component.Component, error)
 	// exports is a zero value of the exports type, nil for receivers.
@@ -144,17 +186,57 @@ type kind struct {
 }
 
 // hasOutput reports whether the kind takes `output`.
-func (k *kind) hasOutput() bool { return k.class == classReceiver || k.class == classProcessor }
+func (k *kind) hasOutput() bool {
+	return k.class == classReceiver || k.class == classProcessor || k.class == classConnector
+}
 
 // hasInput reports whether the kind exports `input`.
-func (k *kind) hasInput() bool { return k.class == classProcessor || k.class == classExporter }
+func (k *kind) hasInput() bool {
+	return k.class == classProcessor || k.class == classExporter || k.class == classConnector
+}
 
-func register(typ string, cl class, f component.Factory, opts []Option, setup func(*kind)) {
+// deprecatedAlias is what the factories of renamed components implement:
+// the type name they kept as a deprecated alias (otlp for otlp_grpc).
+type deprecatedAlias interface {
+	DeprecatedAlias() component.Type
+}
+
+// register registers the kind of factory f under the type f reports and,
+// as the collector does, under the deprecated type name f keeps, if any.
+// Both names make the same component, whose collector id has f's type;
+// their docs name each other, for `flowlua components`.
+func register(cl class, f component.Factory, opts []Option, setup func(*kind)) {
+	typ := f.Type().String()
+	alias := ""
+	if a, ok := f.(deprecatedAlias); ok {
+		alias = a.DeprecatedAlias().String()
+	}
+	probe := &kind{release: collectorRelease}
+	for _, o := range opts {
+		o(probe)
+	}
+	doc := fmt.Sprintf("The OpenTelemetry Collector's %s %s (collector %s).", typ, cl, probe.release)
+	if alias != "" {
+		doc += fmt.Sprintf(" Also otelcol.%s.%s, its deprecated type name.", cl, alias)
+	}
+	registerKind(typ, "", cl, f, opts, setup, doc)
+	if alias != "" {
+		doc := fmt.Sprintf("Alias of otelcol.%s.%s: %s is the deprecated type name of the OpenTelemetry Collector's %s %s (collector %s).", cl, typ, alias, typ, cl, probe.release)
+		registerKind(alias, typ, cl, f, opts, setup, doc)
+	}
+}
+
+// registerKind registers one name of factory f: typ, or the deprecated
+// alias typ of current.
+func registerKind(typ, current string, cl class, f component.Factory, opts []Option, setup func(*kind), doc string) {
 	k := &kind{
 		name:       "otelcol." + cl.String() + "." + typ,
 		class:      cl,
 		factory:    f,
 		configType: reflect.TypeOf(f.CreateDefaultConfig()),
+	}
+	if current != "" {
+		k.aliasOf = "otelcol." + cl.String() + "." + current
 	}
 	setup(k)
 	for _, o := range opts {
@@ -168,7 +250,7 @@ func register(typ string, cl class, f component.Factory, opts []Option, setup fu
 	}
 	flowcomp.Register(flowcomp.Registration{
 		Name:    k.name,
-		Doc:     fmt.Sprintf("The OpenTelemetry Collector's %s %s (%s).", typ, cl, collectorRelease),
+		Doc:     doc,
 		Args:    Args{kind: k},
 		Exports: k.exports,
 		Schema:  k,

@@ -42,14 +42,14 @@ func shapeOf(t reflect.Type) cfgStruct {
 		}
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
+			name, squash := mapstructureName(sf)
+			if !sf.IsExported() && !(sf.Anonymous && squash) {
+				continue // an embedded unexported struct is squashed all the same (tail_sampling's policies)
 			}
 			idx := append(index[:len(index):len(index)], i)
 			if strings.Contains(sf.Tag.Get("mapstructure"), ",remain") {
 				s.remain = true
 			}
-			name, squash := mapstructureName(sf)
 			switch {
 			case name == "-":
 			case squash:

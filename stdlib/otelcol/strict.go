@@ -3,6 +3,9 @@ package otelcol
 import (
 	"reflect"
 	"strconv"
+	"strings"
+
+	"go.opentelemetry.io/collector/confmap"
 
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
@@ -15,14 +18,15 @@ import (
 // `http = { endpont = ... }` would pass silently. This check runs after
 // confmap accepted the values and applies flowlua's rule: unknown keys are
 // errors. It skips what it cannot know: structs with a `,remain` field,
-// types that unmarshal from text, and `enabled`, which
+// types that unmarshal from text, structs that read keys of their own
+// (see readsYAML and ownKeys), and `enabled`, which
 // configoptional.Optional reads itself.
 func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
 	var errs decode.Errors
 	var walk func(keys []string, v any, t reflect.Type)
 	walk = func(keys []string, v any, t reflect.Type) {
 		d, optional := derefOptional(t)
-		if d == nil || d == durationType || reflect.PointerTo(d).Implements(textUnmarshaler) || isMapList(d) {
+		if d == nil || d == durationType || reflect.PointerTo(d).Implements(textUnmarshaler) || isMapList(d) || readsYAML(d) {
 			return
 		}
 		switch d.Kind() {
@@ -36,9 +40,11 @@ func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
 			for _, f := range shape.fields {
 				fields[f.key] = f.typ
 			}
+			own := ownKeys(d)
 			for _, k := range script.SortedKeys(m) {
 				ft, ok := fields[k]
 				switch {
+				case own[k]: // the component's Unmarshal reads it
 				case ok:
 					walk(append(keys[:len(keys):len(keys)], k), m[k], ft)
 				case optional && k == "enabled":
@@ -80,4 +86,41 @@ func derefOptional(t reflect.Type) (reflect.Type, bool) {
 		}
 	}
 	return nil, optional
+}
+
+var confmapUnmarshaler = reflect.TypeFor[confmap.Unmarshaler]()
+
+// readsYAML reports whether struct type t unmarshals itself from keys
+// its fields do not name at all: it implements confmap.Unmarshaler and no
+// field has a mapstructure tag (the prometheus receiver's config, read as
+// Prometheus YAML, which refuses unknown keys itself).
+func readsYAML(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || !reflect.PointerTo(t).Implements(confmapUnmarshaler) {
+		return false
+	}
+	for i := range t.NumField() {
+		if _, ok := t.Field(i).Tag.Lookup("mapstructure"); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// ownKeys returns the keys that struct type t's own Unmarshal reads into
+// its fields tagged mapstructure:"-", by the field's lower-case name
+// (host_metrics' scrapers); nil when there are none.
+func ownKeys(t reflect.Type) map[string]bool {
+	if !reflect.PointerTo(t).Implements(confmapUnmarshaler) {
+		return nil
+	}
+	var own map[string]bool
+	for i := range t.NumField() {
+		if f := t.Field(i); f.Tag.Get("mapstructure") == "-" {
+			if own == nil {
+				own = map[string]bool{}
+			}
+			own[strings.ToLower(f.Name)] = true
+		}
+	}
+	return own
 }

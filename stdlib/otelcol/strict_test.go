@@ -53,12 +53,22 @@ func TestStrictKeysAcceptUpstreamConfigs(t *testing.T) {
 }
 
 // candidates splits a testdata file into configs: either the file is one
-// config, or its top-level keys are component ids ("attributes/insert").
+// config, or its top-level keys are component ids ("attributes/insert",
+// also under a deprecated type name),
+// or it is a whole collector config whose section of the class
+// ("connectors") holds them.
 func candidates(k *kind, m map[string]any) map[string]map[string]any {
+	if section, ok := m[k.class.String()+"s"].(map[string]any); ok {
+		m = section
+	}
 	typ := k.factory.Type().String()
+	alias := "-"
+	if a, ok := k.factory.(deprecatedAlias); ok && a.DeprecatedAlias().String() != "" {
+		alias = a.DeprecatedAlias().String()
+	}
 	byID := map[string]map[string]any{}
 	for key, v := range m {
-		if key != typ && !strings.HasPrefix(key, typ+"/") {
+		if key != typ && !strings.HasPrefix(key, typ+"/") && key != alias && !strings.HasPrefix(key, alias+"/") {
 			return map[string]map[string]any{"(file)": m}
 		}
 		c, _ := v.(map[string]any)
@@ -83,5 +93,18 @@ func TestStrictKeysCatchSquashedTypos(t *testing.T) {
 		"endpoint": "a:1", "sending_queue": map[string]any{"enabled": false},
 	}); errs != nil {
 		t.Errorf("sending_queue.enabled refused: %q", errs)
+	}
+}
+
+// A config whose own Unmarshal reads some keys (host_metrics' scrapers)
+// still has its other keys checked.
+func TestStrictKeysBesideOwnKeys(t *testing.T) {
+	got := decodeErrors(t, "otelcol.receiver.host_metrics", map[string]any{
+		"colection_interval": "1s",
+		"scrapers":           map[string]any{"cpu": map[string]any{}},
+	})
+	want := `unknown field "colection_interval" (did you mean "collection_interval"?)`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("errors %q, want %q", got, want)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // builderVersion is the version of the collector builder (ocb); keep it in
 // step with the component versions in collector/builder-config.yaml.
-const builderVersion = "v0.161.0"
+const builderVersion = "v0.158.0"
 
 // builderModule is what go install fetches through the module proxy.
 const builderModule = "go.opentelemetry.io/collector/cmd/builder@" + builderVersion
