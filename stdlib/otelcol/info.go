@@ -2,6 +2,7 @@ package otelcol
 
 import (
 	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/connector"
 
 	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
@@ -34,6 +35,19 @@ func (k *kind) Stability() map[string]string {
 		Stability() component.StabilityLevel
 	}); ok {
 		out["extension"] = f.Stability().String()
+	}
+	if f, ok := k.factory.(connector.Factory); ok {
+		// A connector's stability is per connection: "traces_to_metrics".
+		levels := map[string]component.StabilityLevel{
+			"traces_to_traces": f.TracesToTracesStability(), "traces_to_metrics": f.TracesToMetricsStability(), "traces_to_logs": f.TracesToLogsStability(),
+			"metrics_to_traces": f.MetricsToTracesStability(), "metrics_to_metrics": f.MetricsToMetricsStability(), "metrics_to_logs": f.MetricsToLogsStability(),
+			"logs_to_traces": f.LogsToTracesStability(), "logs_to_metrics": f.LogsToMetricsStability(), "logs_to_logs": f.LogsToLogsStability(),
+		}
+		for pair, level := range levels {
+			if level != component.StabilityLevelUndefined {
+				out[pair] = level.String()
+			}
+		}
 	}
 	return out
 }
