@@ -1,0 +1,337 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// scrapeTargets are n HTTP servers on 127.0.0.1, one per free port, that
+// answer any path with a tiny exposition and count their scrapes per
+// scraping node, which the scrape config names in its query (?node=...).
+type scrapeTargets struct {
+	addrs   []string
+	nodes   []string // the node names, index of counts' second dimension
+	mu      sync.Mutex
+	counts  [][]int // [target][node]
+	unknown int     // scrapes that named no known node
+}
+
+func startScrapeTargets(t *testing.T, n int, nodes []string) *scrapeTargets {
+	t.Helper()
+	st := &scrapeTargets{nodes: nodes, counts: make([][]int, n)}
+	for i := range st.counts {
+		st.counts[i] = make([]int, len(nodes))
+	}
+	for i := 0; i < n; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.addrs = append(st.addrs, l.Addr().String())
+		i := i
+		srv := &http.Server{
+			Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				st.count(i, r.URL.Query().Get("node"))
+				w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+				fmt.Fprintf(w, "# TYPE scrape_target_info gauge\nscrape_target_info{target=\"%d\"} 1\n", i)
+			}),
+			ReadHeaderTimeout: 10 * time.Second,
+		}
+		go func() { _ = srv.Serve(l) }()
+		t.Cleanup(func() { _ = srv.Close() })
+	}
+	return st
+}
+
+func (st *scrapeTargets) count(target int, node string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for j, n := range st.nodes {
+		if n == node {
+			st.counts[target][j]++
+			return
+		}
+	}
+	st.unknown++
+}
+
+// reset zeroes the counts and returns them as they were.
+func (st *scrapeTargets) reset() [][]int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	old := st.counts
+	st.counts = make([][]int, len(old))
+	for i := range st.counts {
+		st.counts[i] = make([]int, len(st.nodes))
+	}
+	return old
+}
+
+func (st *scrapeTargets) unknownScrapes() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.unknown
+}
+
+func (st *scrapeTargets) snapshot() [][]int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([][]int, len(st.counts))
+	for i, c := range st.counts {
+		out[i] = append([]int(nil), c...)
+	}
+	return out
+}
+
+// scrapeTally sums a snapshot: targets with fewer than min scrapes in all
+// (missing), targets scraped by more than one node (dup), targets per
+// node that scraped them, scrapes per node, and each target's scraper (-1
+// when none or several).
+type scrapeTally struct {
+	missing, dup int
+	targets      []int
+	scrapes      []int
+	owner        []int
+}
+
+func tally(counts [][]int, nodes, min int) scrapeTally {
+	s := scrapeTally{targets: make([]int, nodes), scrapes: make([]int, nodes), owner: make([]int, len(counts))}
+	for i, c := range counts {
+		total, by, who := 0, 0, -1
+		for j, v := range c {
+			total += v
+			s.scrapes[j] += v
+			if v > 0 {
+				by++
+				who = j
+				s.targets[j]++
+			}
+		}
+		if total < min {
+			s.missing++
+		}
+		if by > 1 {
+			s.dup++
+			who = -1
+		}
+		s.owner[i] = who
+	}
+	return s
+}
+
+// waitTally polls the counts until every target got min scrapes, failing
+// with the figures when within passes.
+func (st *scrapeTargets) waitTally(t *testing.T, within time.Duration, what string, min int) scrapeTally {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		s := tally(st.snapshot(), len(st.nodes), min)
+		if s.missing == 0 {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s: %d targets with fewer than %d scrapes; %d duplicated; targets per node %v, scrapes per node %v",
+				what, within, s.missing, min, s.dup, s.targets, s.scrapes)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func scrapeScript(targets []string) string {
+	var b strings.Builder
+	b.WriteString("local targets = {\n")
+	for _, a := range targets {
+		fmt.Fprintf(&b, "  %q,\n", a)
+	}
+	b.WriteString(`}
+
+otelcol.receiver.prometheus "p" {
+  config = {
+    scrape_configs = {
+      {
+        job_name = "t",
+        scrape_interval = "1s",
+        scrape_timeout = "1s",
+        params = { node = { env("NODE") } },
+        static_configs = { { targets = cluster.shard(targets) } },
+      },
+    },
+  },
+  output = { metrics = { otelcol.exporter.debug.d.input } },
+}
+otelcol.exporter.debug "d" { use_internal_logger = false }
+`)
+	return b.String()
+}
+
+// startScrapeNode starts a flowlua process of a three-node cluster that
+// runs script, with NODE set to its name.
+func startScrapeNode(t *testing.T, bin, name, script string, join []string) *node {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	httpAddr, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gossip, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &node{name: name, dir: dir, http: httpAddr, gossip: gossip, logBuf: &strings.Builder{}, waited: make(chan error, 1)}
+	n.logs = &syncWriter{w: n.logBuf}
+	args := []string{"run", "--no-watch", "main.lua",
+		"--cluster.enabled", "--cluster.node-name=" + name, "--cluster.listen-addr=" + gossip,
+		"--cluster.wait-for-size=3", "--cluster.wait-timeout=60s"}
+	if len(join) > 0 {
+		args = append(args, "--cluster.join-addresses="+strings.Join(join, ","))
+	}
+	n.cmd = exec.Command(bin, args...)
+	n.cmd.Dir = dir
+	n.cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"),
+		"NODE="+name, "FLOWLUA_LOG_LEVEL=info")
+	n.cmd.Stdout, n.cmd.Stderr = io.Discard, n.logs
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { n.waited <- n.cmd.Wait() }()
+	t.Cleanup(func() {
+		n.stop(t, syscall.SIGINT)
+		if t.Failed() {
+			n.logs.mu.Lock()
+			log := n.logBuf.String()
+			n.logs.mu.Unlock()
+			if len(log) > 20000 {
+				log = "...\n" + log[len(log)-20000:]
+			}
+			t.Logf("%s's log:\n%s", name, log)
+		}
+	})
+	return n
+}
+
+// TestClusterScrape shards 1,000 scrape targets (one HTTP server each)
+// over three nodes whose prometheus receivers take
+// cluster.shard(targets): once the cluster converged, every target is
+// scraped by exactly one node; after one node leaves (SIGTERM), its
+// targets are picked up and every target is again scraped by exactly one
+// of the two remaining nodes, the others' targets not moving.
+func TestClusterScrape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three processes and 1,000 HTTP servers")
+	}
+	bin, err := exec.LookPath("flowlua") // this test binary, as testscript installs it
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nTargets = 1000
+	names := []string{"node-a", "node-b", "node-c"}
+	st := startScrapeTargets(t, nTargets, names)
+	script := scrapeScript(st.addrs)
+
+	start := time.Now()
+	a := startScrapeNode(t, bin, names[0], script, nil)
+	b := startScrapeNode(t, bin, names[1], script, []string{a.gossip})
+	c := startScrapeNode(t, bin, names[2], script, []string{a.gossip, b.gossip})
+	all := []*node{a, b, c}
+
+	waitFor(t, 60*time.Second, "three alive peers on every node", func() bool {
+		for _, n := range all {
+			code, body, err := n.get("/api/v0/cluster/peers")
+			if err != nil || code != 200 || strings.Count(body, `"state": "alive"`) != 3 {
+				return false
+			}
+		}
+		return true
+	})
+	peers := time.Since(start)
+	// Converged: every target scraped since the peers were all alive.
+	st.reset()
+	conv := st.waitTally(t, 90*time.Second, "every target scraped once the peers are alive", 1)
+	converged := time.Since(start)
+
+	// Window 1: every target scraped at least twice, by exactly one node.
+	st.reset()
+	w1 := st.waitTally(t, 90*time.Second, "window of three nodes", 2)
+	t.Logf("peers alive in %s; every target scraped in %s (by more than one node meanwhile: %d); window 1: targets per node %v (sum %d), scrapes per node %v, duplicated %d, unknown scrapers %d",
+		peers.Round(time.Millisecond), converged.Round(time.Millisecond), conv.dup, w1.targets, sum(w1.targets), w1.scrapes, w1.dup, st.unknownScrapes())
+	if w1.dup != 0 || sum(w1.targets) != nTargets {
+		t.Fatalf("three nodes: %d targets scraped by more than one node; targets per node %v", w1.dup, w1.targets)
+	}
+	for j, n := range w1.targets {
+		if n == 0 {
+			t.Fatalf("%s scraped no target: %v", names[j], w1.targets)
+		}
+	}
+
+	// node-b leaves gracefully: its targets are picked up by the others.
+	leaver := 1
+	st.reset()
+	left := time.Now()
+	b.stop(t, syscall.SIGTERM)
+	stopped := time.Since(left)
+	var pickup time.Duration
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		counts := st.snapshot()
+		missing := 0
+		for i := range counts {
+			if w1.owner[i] == leaver && counts[i][0]+counts[i][2] == 0 {
+				missing++
+			}
+		}
+		if missing == 0 {
+			pickup = time.Since(left)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of node-b's %d targets not scraped by node-a or node-c within 60s of SIGTERM", missing, w1.targets[leaver])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// Window 2: every target scraped at least twice, by exactly one of
+	// the remaining nodes; node-a's and node-c's targets stayed put.
+	st.reset()
+	w2 := st.waitTally(t, 90*time.Second, "window of two nodes", 2)
+	moved := 0
+	for i, o := range w2.owner {
+		if w1.owner[i] != leaver && o != w1.owner[i] {
+			moved++
+		}
+	}
+	t.Logf("SIGTERM of node-b: exited in %s, its %d targets picked up in %s; window 2: targets per node %v (sum %d), scrapes per node %v, duplicated %d, survivors' targets moved %d",
+		stopped.Round(time.Millisecond), w1.targets[leaver], pickup.Round(time.Millisecond), w2.targets, sum(w2.targets), w2.scrapes, w2.dup, moved)
+	if w2.dup != 0 || w2.targets[leaver] != 0 || sum(w2.targets) != nTargets {
+		t.Fatalf("two nodes: %d targets scraped by more than one node; targets per node %v", w2.dup, w2.targets)
+	}
+	if moved != 0 {
+		t.Errorf("%d targets of node-a and node-c moved when node-b left", moved)
+	}
+	if u := st.unknownScrapes(); u != 0 {
+		t.Errorf("%d scrapes named no node", u)
+	}
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
