@@ -70,9 +70,27 @@ func (t *countingTransport) PacketCh() <-chan *memberlist.Packet { return t.pack
 
 func (t *countingTransport) StreamCh() <-chan net.Conn { return t.streams }
 
+// Shutdown stops forwarding and shuts the transport down. Its listeners
+// hand what they receive over unbuffered channels and exit only once that
+// is taken: what they still deliver is drained (and dropped) until they
+// have exited, or Shutdown would wait for them forever.
 func (t *countingTransport) Shutdown() error {
 	t.once.Do(func() { close(t.done) })
-	return t.NetTransport.Shutdown()
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-t.NetTransport.PacketCh():
+			case c := <-t.NetTransport.StreamCh():
+				_ = c.Close()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	err := t.NetTransport.Shutdown()
+	close(stop)
+	return err
 }
 
 func (t *countingTransport) WriteToAddress(b []byte, a memberlist.Address) (time.Time, error) {
