@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -178,51 +175,9 @@ otelcol.exporter.debug "d" { use_internal_logger = false }
 // runs script, with NODE set to its name.
 func startScrapeNode(t *testing.T, bin, name, script string, join []string) *node {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	httpAddr, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gossip, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := &node{name: name, dir: dir, http: httpAddr, gossip: gossip, logBuf: &strings.Builder{}, waited: make(chan error, 1)}
-	n.logs = &syncWriter{w: n.logBuf}
-	args := []string{"run", "--no-watch", "main.lua",
-		"--cluster.enabled", "--cluster.node-name=" + name, "--cluster.listen-addr=" + gossip,
-		"--cluster.wait-for-size=3", "--cluster.wait-timeout=60s"}
-	if len(join) > 0 {
-		args = append(args, "--cluster.join-addresses="+strings.Join(join, ","))
-	}
-	n.cmd = exec.Command(bin, args...)
-	n.cmd.Dir = dir
-	n.cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"),
-		"NODE="+name, "FLOWLUA_LOG_LEVEL=info")
-	n.cmd.Stdout, n.cmd.Stderr = io.Discard, n.logs
-	if err := n.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { n.waited <- n.cmd.Wait() }()
-	t.Cleanup(func() {
-		n.stop(t, syscall.SIGINT)
-		if t.Failed() {
-			n.logs.mu.Lock()
-			log := n.logBuf.String()
-			n.logs.mu.Unlock()
-			if len(log) > 20000 {
-				log = "...\n" + log[len(log)-20000:]
-			}
-			t.Logf("%s's log:\n%s", name, log)
-		}
+	return startClusterNode(t, bin, name, script, join, 60*time.Second, func(string) []string {
+		return []string{"NODE=" + name, "FLOWLUA_LOG_LEVEL=info"}
 	})
-	return n
 }
 
 // TestClusterScrape shards 1,000 scrape targets (one HTTP server each)

@@ -93,11 +93,23 @@ type node struct {
 
 func startNode(t *testing.T, bin, name string, join []string) *node {
 	t.Helper()
+	return startClusterNode(t, bin, name, clusterScript, join, 20*time.Second, func(dir string) []string {
+		return []string{"CLOCK=" + filepath.Join(dir, "clock.txt"), "SHARD=" + filepath.Join(dir, "shard.json"), "FLOWLUA_LOG_LEVEL=debug"}
+	})
+}
+
+// startClusterNode starts `flowlua run` of script as the cluster node
+// name, joining join, with free HTTP and gossip ports, the environment
+// env(dir) adds, and --cluster.wait-for-size=3 bounded by wait. The node
+// is interrupted when the test ends; a failed test logs the end of its
+// log.
+func startClusterNode(t *testing.T, bin, name, script string, join []string, wait time.Duration, env func(dir string) []string) *node {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(clusterScript), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.lua"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	httpAddr, err := freePort()
@@ -112,14 +124,13 @@ func startNode(t *testing.T, bin, name string, join []string) *node {
 	n.logs = &syncWriter{w: n.logBuf}
 	args := []string{"run", "--no-watch", "main.lua",
 		"--cluster.enabled", "--cluster.node-name=" + name, "--cluster.listen-addr=" + gossip,
-		"--cluster.wait-for-size=3", "--cluster.wait-timeout=20s"}
+		"--cluster.wait-for-size=3", "--cluster.wait-timeout=" + wait.String()}
 	if len(join) > 0 {
 		args = append(args, "--cluster.join-addresses="+strings.Join(join, ","))
 	}
 	n.cmd = exec.Command(bin, args...)
 	n.cmd.Dir = dir
-	n.cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"),
-		"CLOCK="+filepath.Join(dir, "clock.txt"), "SHARD="+filepath.Join(dir, "shard.json"), "FLOWLUA_LOG_LEVEL=debug")
+	n.cmd.Env = append(append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data")), env(dir)...)
 	n.cmd.Stdout, n.cmd.Stderr = io.Discard, n.logs
 	if err := n.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -129,8 +140,12 @@ func startNode(t *testing.T, bin, name string, join []string) *node {
 		n.stop(t, syscall.SIGINT)
 		if t.Failed() {
 			n.logs.mu.Lock()
-			t.Logf("%s's log:\n%s", name, n.logBuf.String())
+			log := n.logBuf.String()
 			n.logs.mu.Unlock()
+			if len(log) > 20000 {
+				log = "...\n" + log[len(log)-20000:]
+			}
+			t.Logf("%s's log:\n%s", name, log)
 		}
 	})
 	return n
