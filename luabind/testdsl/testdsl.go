@@ -36,6 +36,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -204,32 +205,41 @@ func (p *parser) match(L *lua.LState) int {
 // not in allowed or any other kind of key.
 func fields(t *lua.LTable, allowed ...string) (map[string]lua.LValue, error) {
 	out := map[string]lua.LValue{}
-	var err error
-	t.ForEach(func(k, v lua.LValue) {
-		if err != nil {
-			return
+	err := byKey(t, func(k lua.LValue) error {
+		return fmt.Errorf("unexpected list item %s (fields are named)", k)
+	}, func(key string, v lua.LValue) error {
+		if !slices.Contains(allowed, key) {
+			return fmt.Errorf("unknown field %q%s", key, script.DidYouMean(key, allowed))
 		}
-		ks, ok := k.(lua.LString)
-		if !ok {
-			err = fmt.Errorf("unexpected list item %s (fields are named)", k)
-			return
-		}
-		if !contains(allowed, string(ks)) {
-			err = fmt.Errorf("unknown field %q%s", string(ks), script.DidYouMean(string(ks), allowed))
-			return
-		}
-		out[string(ks)] = v
+		out[key] = v
+		return nil
 	})
 	return out, err
 }
 
-func contains(l []string, s string) bool {
-	for _, e := range l {
-		if e == s {
-			return true
+// byKey calls fn for each field of t in key order, stopping at the first
+// error. Every key must be a string: badKey makes the error for one that
+// is not, before fn is called at all.
+func byKey(t *lua.LTable, badKey func(k lua.LValue) error, fn func(key string, v lua.LValue) error) error {
+	var keys []string
+	var bad error
+	t.ForEach(func(k, _ lua.LValue) {
+		ks, ok := k.(lua.LString)
+		if !ok && bad == nil {
+			bad = badKey(k)
+		}
+		keys = append(keys, string(ks))
+	})
+	if bad != nil {
+		return bad
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := fn(k, t.RawGetString(k)); err != nil {
+			return err
 		}
 	}
-	return false
+	return nil
 }
 
 // list returns the array part of t, or nil when t has named fields.
@@ -377,32 +387,23 @@ func jsonDocs(v lua.LValue) ([]string, error) {
 }
 
 func (p *parser) decodeExpect(pos script.Pos, t *lua.LTable) ([]pipetest.Output, error) {
-	var out []pipetest.Output
-	var err error
-	t.ForEach(func(k, v lua.LValue) {
-		if err != nil {
-			return
-		}
-		id, ok := k.(lua.LString)
-		if !ok {
-			err = fmt.Errorf("expected outputs by component id ([\"otelcol.exporter.otlp.out\"] = {...}), got key %s", k)
-			return
-		}
-		o := pipetest.Output{ID: string(id), Pos: pos}
+	var out []pipetest.Output // sorted by id: byKey goes in key order
+	err := byKey(t, func(k lua.LValue) error {
+		return fmt.Errorf("expected outputs by component id ([\"otelcol.exporter.otlp.out\"] = {...}), got key %s", k)
+	}, func(id string, v lua.LValue) error {
+		o := pipetest.Output{ID: id, Pos: pos}
 		if ud, ok := v.(*lua.LUserData); ok && ud.Value == sentNothing {
 			o.Nothing = true
 			out = append(out, o)
-			return
+			return nil
 		}
 		vt, ok := v.(*lua.LTable)
 		if !ok {
-			err = fmt.Errorf("%s: expected nothing or a table of signals, got %s", id, v.Type())
-			return
+			return fmt.Errorf("%s: expected nothing or a table of signals, got %s", id, v.Type())
 		}
-		f, ferr := fields(vt, signalNames...)
-		if ferr != nil {
-			err = fmt.Errorf("%s: %w", id, ferr)
-			return
+		f, err := fields(vt, signalNames...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", id, err)
 		}
 		for _, name := range signalNames {
 			sv := f[name]
@@ -410,25 +411,16 @@ func (p *parser) decodeExpect(pos script.Pos, t *lua.LTable) ([]pipetest.Output,
 				continue
 			}
 			sig, _ := telemetry.ParseSignal(name)
-			se, serr := p.decodeSignal(pos, sig, sv)
-			if serr != nil {
-				err = fmt.Errorf("%s: %s: %w", id, name, serr)
-				return
+			se, err := p.decodeSignal(pos, sig, sv)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", id, name, err)
 			}
 			o.Signals = append(o.Signals, se)
 		}
 		out = append(out, o)
+		return nil
 	})
-	sortOutputs(out)
 	return out, err
-}
-
-func sortOutputs(out []pipetest.Output) {
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].ID < out[j-1].ID; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
 }
 
 func (p *parser) decodeSignal(pos script.Pos, sig telemetry.Signal, v lua.LValue) (pipetest.SignalExpect, error) {
@@ -538,22 +530,15 @@ func (p *parser) values(what string, v lua.LValue) (map[string]pipetest.Value, e
 		return nil, fmt.Errorf("%s: expected a table of values by key, got %s", what, v.Type())
 	}
 	out := map[string]pipetest.Value{}
-	var err error
-	t.ForEach(func(k, e lua.LValue) {
+	err := byKey(t, func(k lua.LValue) error {
+		return fmt.Errorf("%s: expected string keys, got %s", what, k)
+	}, func(key string, e lua.LValue) error {
+		val, err := p.value(e)
 		if err != nil {
-			return
+			return fmt.Errorf("%s.%s: %w", what, key, err)
 		}
-		ks, ok := k.(lua.LString)
-		if !ok {
-			err = fmt.Errorf("%s: expected string keys, got %s", what, k)
-			return
-		}
-		val, verr := p.value(e)
-		if verr != nil {
-			err = fmt.Errorf("%s.%s: %w", what, string(ks), verr)
-			return
-		}
-		out[string(ks)] = val
+		out[key] = val
+		return nil
 	})
 	return out, err
 }
@@ -582,40 +567,30 @@ func (p *parser) value(v lua.LValue) (pipetest.Value, error) {
 }
 
 func (p *parser) decodeHealth(pos script.Pos, t *lua.LTable) ([]pipetest.Health, error) {
-	var out []pipetest.Health
-	var err error
-	t.ForEach(func(k, v lua.LValue) {
-		if err != nil {
-			return
-		}
-		id, ok := k.(lua.LString)
-		if !ok {
-			err = fmt.Errorf("expected states by component id, got key %s", k)
-			return
-		}
-		h := pipetest.Health{ID: string(id), Pos: pos}
+	var out []pipetest.Health // sorted by id: byKey goes in key order
+	err := byKey(t, func(k lua.LValue) error {
+		return fmt.Errorf("expected states by component id, got key %s", k)
+	}, func(id string, v lua.LValue) error {
+		h := pipetest.Health{ID: id, Pos: pos}
 		switch v := v.(type) {
 		case lua.LString:
 			h.State = string(v)
 		case *lua.LTable:
-			f, ferr := fields(v, "state", "message")
-			if ferr != nil {
-				err = fmt.Errorf("%s: %w", id, ferr)
-				return
+			f, err := fields(v, "state", "message")
+			if err != nil {
+				return fmt.Errorf("%s: %w", id, err)
 			}
 			s, _ := f["state"].(lua.LString)
 			h.State = string(s)
 			if m := f["message"]; m != nil {
-				val, verr := p.value(m)
-				if verr != nil {
-					err = fmt.Errorf("%s: message: %w", id, verr)
-					return
+				val, err := p.value(m)
+				if err != nil {
+					return fmt.Errorf("%s: message: %w", id, err)
 				}
 				if s, ok := val.Equal.(string); ok {
-					re, rerr := regexp.Compile(s)
-					if rerr != nil {
-						err = fmt.Errorf("%s: message: %w", id, rerr)
-						return
+					re, err := regexp.Compile(s)
+					if err != nil {
+						return fmt.Errorf("%s: message: %w", id, err)
 					}
 					val = pipetest.Value{Pattern: re}
 				}
@@ -623,15 +598,10 @@ func (p *parser) decodeHealth(pos script.Pos, t *lua.LTable) ([]pipetest.Health,
 			}
 		}
 		if h.State != "healthy" && h.State != "unhealthy" {
-			err = fmt.Errorf("%s: expected \"healthy\" or \"unhealthy\", got %s", id, v)
-			return
+			return fmt.Errorf("%s: expected \"healthy\" or \"unhealthy\", got %s", id, v)
 		}
 		out = append(out, h)
+		return nil
 	})
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].ID < out[j-1].ID; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
 	return out, err
 }
