@@ -12,8 +12,8 @@
 //
 // The components are ordinary plugin components (see package
 // luabind/plugin): their source in plugin/ is embedded and loaded at
-// init, and `flowlua components lua.redact` documents them like any
-// other.
+// first use, and `flowlua components lua.redact` documents them like
+// any other.
 package lua
 
 import (
@@ -27,17 +27,21 @@ import (
 //go:embed plugin
 var files embed.FS
 
+// The components are registered from index (index_gen.go, kept up to date
+// by TestIndexUpToDate) and their files are compiled and read only when a
+// pipeline or a listing first uses one of them.
 func init() {
+	for _, r := range plugin.Lazy(pluginFS(), "stdlib/lua", index) {
+		r.Source += " (built in)"
+		component.Register(r)
+	}
+}
+
+// pluginFS is the embedded plugin directory.
+func pluginFS() fs.FS {
 	sub, err := fs.Sub(files, "plugin")
 	if err != nil {
 		panic(err)
 	}
-	regs, err := plugin.LoadFS(sub, "stdlib/lua")
-	if err != nil {
-		panic("stdlib/lua: " + err.Error())
-	}
-	for _, r := range regs {
-		r.Source += " (built in)"
-		component.Register(r)
-	}
+	return sub
 }
