@@ -1,33 +1,6 @@
 package otelcol
 
 import (
-	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/countconnector"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/routingconnector"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/servicegraphconnector"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/kafkaexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusremotewriteexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/basicauthextension"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/bearertokenauthextension"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/storage/filestorage"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/cumulativetodeltaprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/probabilisticsamplerprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/redactionprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourcedetectionprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourceprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/tailsamplingprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/transformprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/filelogreceiver"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/hostmetricsreceiver"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/journaldreceiver"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/kafkareceiver"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/prometheusreceiver"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/redisreceiver"
 	"go.opentelemetry.io/collector/connector/forwardconnector"
 	"go.opentelemetry.io/collector/exporter/debugexporter"
 	"go.opentelemetry.io/collector/exporter/otlpexporter"
@@ -35,20 +8,34 @@ import (
 	"go.opentelemetry.io/collector/processor/batchprocessor"
 	"go.opentelemetry.io/collector/processor/memorylimiterprocessor"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
+
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourceprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/transformprocessor"
 )
 
-// The upstream components flowlua hosts: one line each. Each is named by
-// the type its factory reports (otlp_grpc); a renamed one is also
-// registered under its deprecated type name (otlp), as the collector
-// accepts it.
+// The upstream components flowlua hosts, one line each, in three files by
+// what they cost a process that does not use them (every linked package
+// initialises at start, and the runtime maps in every type an interface
+// conversion names: see bench/README.md, "Memory"):
+//
+//   - components.go, in every build: OTLP in and out, and the processors
+//     of most pipelines;
+//   - components_standard.go, left out by -tags flowlua_minimal;
+//   - components_full.go, left out by -tags flowlua_minimal or
+//     flowlua_lean: the Prometheus receiver (its service discoveries), the
+//     resource detection processor (cloud SDKs) and the load-balancing
+//     exporter (the Kubernetes client), which together are three quarters
+//     of the binary and of its idle memory.
+//
+// The default build (make build) has all of them; a component a build
+// leaves out is still a name, whose use is an error saying so
+// (components_absent*.go). Each is named by the type its factory reports
+// (otlp_grpc); a renamed one is also registered under its deprecated type
+// name (otlp), as the collector accepts it.
 func init() {
 	RegisterReceiver(otlpreceiver.NewFactory())
-	RegisterReceiver(prometheusreceiver.NewFactory())
-	RegisterReceiver(filelogreceiver.NewFactory())     // file_log, alias filelog
-	RegisterReceiver(hostmetricsreceiver.NewFactory()) // host_metrics, alias hostmetrics
-	RegisterReceiver(kafkareceiver.NewFactory())
-	RegisterReceiver(journaldreceiver.NewFactory())
-	RegisterReceiver(redisreceiver.NewFactory(), FromRelease("v0.157.0")) // the proxy lacks v0.158.0
 
 	RegisterProcessor(batchprocessor.NewFactory())
 	RegisterProcessor(memorylimiterprocessor.NewFactory())
@@ -56,28 +43,10 @@ func init() {
 	RegisterProcessor(filterprocessor.NewFactory())
 	RegisterProcessor(transformprocessor.NewFactory())
 	RegisterProcessor(resourceprocessor.NewFactory())
-	RegisterProcessor(resourcedetectionprocessor.NewFactory()) // resource_detection, alias resourcedetection
-	RegisterProcessor(probabilisticsamplerprocessor.NewFactory())
-	RegisterProcessor(tailsamplingprocessor.NewFactory())
-	RegisterProcessor(redactionprocessor.NewFactory())
-	RegisterProcessor(cumulativetodeltaprocessor.NewFactory()) // cumulative_to_delta, alias cumulativetodelta
 
 	RegisterExporter(otlpexporter.NewFactory())     // otlp_grpc, alias otlp
 	RegisterExporter(otlphttpexporter.NewFactory()) // otlp_http, alias otlphttp
 	RegisterExporter(debugexporter.NewFactory())
-	RegisterExporter(fileexporter.NewFactory())
-	RegisterExporter(prometheusexporter.NewFactory())
-	RegisterExporter(prometheusremotewriteexporter.NewFactory()) // prometheus_remote_write, alias prometheusremotewrite
-	RegisterExporter(kafkaexporter.NewFactory())
-	RegisterExporter(loadbalancingexporter.NewFactory()) // load_balancing, alias loadbalancing
 
 	RegisterConnector(forwardconnector.NewFactory())
-	RegisterConnector(countconnector.NewFactory())
-	RegisterConnector(spanmetricsconnector.NewFactory())                      // span_metrics, alias spanmetrics
-	RegisterConnector(servicegraphconnector.NewFactory())                     // service_graph, alias servicegraph
-	RegisterConnector(routingconnector.NewFactory(), FromRelease("v0.157.0")) // the proxy lacks v0.158.0
-
-	RegisterExtension(filestorage.NewFactory(), WithDataDir("directory", "compaction.directory"))
-	RegisterExtension(basicauthextension.NewFactory())
-	RegisterExtension(bearertokenauthextension.NewFactory())
 }

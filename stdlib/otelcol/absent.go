@@ -1,0 +1,55 @@
+package otelcol
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	flowcomp "github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/decode"
+)
+
+// registerAbsent registers names (otelcol.<class>.<type>) that this build
+// leaves out, so that a script using one gets an error saying so, with
+// its file and line, rather than an unknown name.
+func registerAbsent(tags string, names ...string) {
+	for _, name := range names {
+		s := absentSchema{name: name, tags: tags}
+		flowcomp.Register(flowcomp.Registration{
+			Name:   name,
+			Doc:    fmt.Sprintf("Not in this build of flowlua (built with -tags %s); the default build (make build) has it.", tags),
+			Source: "not in this build",
+			Schema: s,
+			Build: func(flowcomp.Options, flowcomp.Arguments) (flowcomp.Component, error) {
+				return nil, s.err()
+			},
+		})
+	}
+}
+
+// absentSchema is the schema of a component this build leaves out: it
+// refuses any arguments, and exports what the component would.
+type absentSchema struct{ name, tags string }
+
+func (s absentSchema) err() error {
+	return fmt.Errorf("%s is not in this build of flowlua (built with -tags %s, which leaves it out to save memory); use the default build (make build)", s.name, s.tags)
+}
+
+// DecodeArgs refuses: the component is not in this build.
+func (s absentSchema) DecodeArgs(any) (any, error) { return nil, s.err() }
+
+// ExportTypes returns the exports of the left-out component's class.
+func (s absentSchema) ExportTypes() map[string]reflect.Type {
+	switch {
+	case strings.HasPrefix(s.name, "otelcol.receiver."):
+		return nil
+	case strings.HasPrefix(s.name, "otelcol.extension."):
+		return decode.ExportTypes(reflect.TypeFor[ExtensionExports]())
+	default:
+		return decode.ExportTypes(reflect.TypeFor[telemetry.Exports]())
+	}
+}
+
+// Describe documents nothing: the component is not in this build.
+func (s absentSchema) Describe() (args, exports []decode.Field) { return nil, nil }

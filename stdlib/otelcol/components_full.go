@@ -1,0 +1,16 @@
+//go:build !flowlua_minimal && !flowlua_lean
+
+package otelcol
+
+import (
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourcedetectionprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/prometheusreceiver"
+)
+
+// The components only the full build has (see components.go).
+func init() {
+	RegisterReceiver(prometheusreceiver.NewFactory())
+	RegisterProcessor(resourcedetectionprocessor.NewFactory()) // resource_detection, alias resourcedetection
+	RegisterExporter(loadbalancingexporter.NewFactory())       // load_balancing, alias loadbalancing
+}
