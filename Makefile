@@ -3,11 +3,14 @@ GO      ?= go
 BIN     ?= bin/flowlua
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
+# TAGS=flowlua_lean or flowlua_minimal builds without the heaviest
+# components (README, "Smaller builds").
+TAGS    ?=
 
 .PHONY: build test run bench fuzz lint clean convert-corpus conformance
 
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
+	$(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
 
 # The test command of the README and CI: formatting, vet, then every test
 # with the race detector.
@@ -18,6 +21,8 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags flowlua_lean ./stdlib/otelcol/ ./cmd/flowlua/
+	$(GO) vet -tags flowlua_minimal ./stdlib/otelcol/ ./cmd/flowlua/
 
 # Runs the example pipeline: OTLP in on 127.0.0.1:4317 (gRPC) and :4318
 # (HTTP), printed by the debug exporter. Ctrl-C stops it.

@@ -24,11 +24,26 @@ const (
 	builderConfig = "collector/builder-config.yaml"
 	buildDir      = ".build"
 	builderBin    = ".build/bin/" + builderVersion + "/builder"
-	collectorSrc  = ".build/otelcol-src"   // dist.output_path in builderConfig
 	collectorBin  = ".build/otelcol-bench" // the binary the runner starts
-	collectorHash = ".build/otelcol-bench.sha256"
 	loadgenBin    = ".build/loadgen"
 	sinkBin       = ".build/sink"
+	minimalBin    = ".build/flowlua-minimal"
+)
+
+// collectorBuild is one build of the upstream collector by the builder.
+type collectorBuild struct {
+	config string // builder configuration, relative to the bench directory
+	dist   string // dist.name in config
+	src    string // dist.output_path in config
+	bin    string // the binary the runner starts
+}
+
+// The collector builds: the peer with the components of flowlua's
+// minimal build (-tags flowlua_minimal), and the one with every
+// component flowlua hosts.
+var (
+	collectorMinimal = collectorBuild{builderConfig, "otelcol-bench", ".build/otelcol-src", collectorBin}
+	collectorFull    = collectorBuild{"collector/builder-config-full.yaml", "otelcol-full", ".build/otelcol-full-src", ".build/otelcol-full"}
 )
 
 // run runs name with args in dir, sending its output to stderr; extraEnv is
@@ -58,8 +73,8 @@ func buildTools(benchDir string) error {
 
 // configHash identifies a collector build: the builder version and the
 // builder configuration.
-func configHash(benchDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(benchDir, builderConfig))
+func configHash(benchDir, config string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(benchDir, config))
 	if err != nil {
 		return "", err
 	}
@@ -69,19 +84,22 @@ func configHash(benchDir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// ensureCollector builds the upstream collector with the builder unless
-// .build/otelcol-bench was already built from the same builder version and
+// ensureCollector builds the upstream collector c with the builder unless
+// its binary was already built from the same builder version and
 // configuration. It installs the builder into .build/bin first if needed.
-// Everything comes through the Go module proxy: the builder downloads
-// nothing else.
-func ensureCollector(benchDir string, force bool) error {
-	want, err := configHash(benchDir)
+// Everything comes through the Go module proxy. When the builder's own
+// module download fails (the proxy lacks the .info of some contrib
+// modules at v0.158.0 that the module cache holds), the sources it
+// generated are compiled with go build as the builder would.
+func ensureCollector(benchDir string, c collectorBuild, force bool) error {
+	want, err := configHash(benchDir, c.config)
 	if err != nil {
 		return err
 	}
-	bin := filepath.Join(benchDir, collectorBin)
+	bin := filepath.Join(benchDir, c.bin)
+	hashFile := bin + ".sha256"
 	if !force {
-		got, err := os.ReadFile(filepath.Join(benchDir, collectorHash))
+		got, err := os.ReadFile(hashFile)
 		if _, statErr := os.Stat(bin); err == nil && statErr == nil && string(bytes.TrimSpace(got)) == want {
 			return nil
 		}
@@ -96,17 +114,26 @@ func ensureCollector(benchDir string, force bool) error {
 			return err
 		}
 	}
-	logf("building the collector from %s (takes a few minutes the first time)", builderConfig)
+	logf("building the collector from %s (takes a few minutes the first time)", c.config)
 	// The builder runs go get / go mod tidy / go build itself; -mod=mod lets
 	// it update its generated go.mod, -buildvcs=false keeps git out of it.
 	env := []string{"GOFLAGS=-mod=mod -buildvcs=false"}
-	if err := run(benchDir, env, builderBin, "--config", builderConfig); err != nil {
+	if err := run(benchDir, env, builderBin, "--config", c.config); err != nil {
+		logf("the builder failed (%v); compiling its generated sources with go build", err)
+		if err := run(filepath.Join(benchDir, c.src), env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", c.dist, "."); err != nil {
+			return err
+		}
+	}
+	if err := copyFile(filepath.Join(benchDir, c.src, c.dist), bin); err != nil {
 		return err
 	}
-	if err := copyFile(filepath.Join(benchDir, collectorSrc, "otelcol-bench"), bin); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(benchDir, collectorHash), []byte(want+"\n"), 0o644)
+	return os.WriteFile(hashFile, []byte(want+"\n"), 0o644)
+}
+
+// buildMinimal builds flowlua with -tags flowlua_minimal (the components
+// of the collector peer) from the repository the bench directory is in.
+func buildMinimal(benchDir string) error {
+	return run(filepath.Dir(benchDir), nil, "go", "build", "-tags", "flowlua_minimal", "-o", filepath.Join(benchDir, minimalBin), "./cmd/flowlua")
 }
 
 // stageBinaries copies each system's binary into .build/run and points o
@@ -124,7 +151,7 @@ func stageBinaries(o *options) error {
 	for _, b := range []struct {
 		path *string
 		name string
-	}{{&o.collectorBin, "collector"}, {&o.flowluaBin, "flowlua"}, {&o.baselineBin, "flowlua-baseline"}} {
+	}{{&o.collectorBin, "collector"}, {&o.collectorFullBin, "collector-full"}, {&o.flowluaBin, "flowlua"}, {&o.baselineBin, "flowlua-baseline"}, {&o.minimalBin, "flowlua-minimal"}} {
 		if *b.path == "" {
 			continue
 		}

@@ -45,31 +45,36 @@ import (
 
 // options are the command-line settings.
 type options struct {
-	benchDir       string
-	signals        []wire.Signal
-	pipelines      []string
-	systems        []string
-	reps           int
-	items          map[wire.Signal]int64
-	workers        int
-	payload        string
-	rate           float64
-	batch          int
-	pin            string
-	flowluaBin     string
-	collectorBin   string
-	baselineBin    string // a second flowlua binary, system "flowlua-baseline"
-	startTimeout   time.Duration
-	drainTimeout   time.Duration
-	rebuild        bool
-	quiet          float64
-	quietWait      time.Duration
-	buildOnly      bool
-	jsonOut        string
-	markdown       bool
-	cpuProfile     string        // directory for flowlua CPU profiles, "" for none
-	profileFor     time.Duration // length of each profile
-	sutCPU, genCPU string        // taskset CPU lists, empty when not pinning
+	benchDir     string
+	signals      []wire.Signal
+	pipelines    []string
+	systems      []string
+	reps         int
+	items        map[wire.Signal]int64
+	workers      int
+	payload      string
+	rate         float64
+	batch        int
+	pin          string
+	flowluaBin   string
+	collectorBin string
+	// collectorFullBin and minimalBin are the systems collector-full
+	// (every component flowlua hosts) and flowlua-minimal (the
+	// components of the collector peer), built by the runner.
+	collectorFullBin string
+	minimalBin       string
+	baselineBin      string // a second flowlua binary, system "flowlua-baseline"
+	startTimeout     time.Duration
+	drainTimeout     time.Duration
+	rebuild          bool
+	quiet            float64
+	quietWait        time.Duration
+	buildOnly        bool
+	jsonOut          string
+	markdown         bool
+	cpuProfile       string        // directory for flowlua CPU profiles, "" for none
+	profileFor       time.Duration // length of each profile
+	sutCPU, genCPU   string        // taskset CPU lists, empty when not pinning
 }
 
 // measurement is one run of one system on one pipeline and signal.
@@ -192,8 +197,8 @@ func parseFlags() (*options, error) {
 	o.pipelines = splitList(pipelines)
 	o.systems = splitList(systems)
 	for _, s := range o.systems {
-		if s != "collector" && s != "flowlua" && s != "flowlua-baseline" {
-			return nil, fmt.Errorf("unknown system %q (want collector, flowlua or flowlua-baseline)", s)
+		if !slices.Contains(knownSystems, s) {
+			return nil, fmt.Errorf("unknown system %q (want one of %s)", s, strings.Join(knownSystems, ", "))
 		}
 		if s == "flowlua-baseline" && o.baselineBin == "" {
 			return nil, errors.New("system flowlua-baseline needs -flowlua-baseline")
@@ -244,11 +249,8 @@ func runAll(ctx context.Context, o *options) error {
 	if err := buildTools(o.benchDir); err != nil {
 		return err
 	}
-	if slices.Contains(o.systems, "collector") && o.collectorBin == "" {
-		if err := ensureCollector(o.benchDir, o.rebuild); err != nil {
-			return err
-		}
-		o.collectorBin = filepath.Join(o.benchDir, collectorBin)
+	if err := buildSystems(o); err != nil {
+		return err
 	}
 	if o.buildOnly {
 		return nil
@@ -342,6 +344,33 @@ func runAll(ctx context.Context, o *options) error {
 	return nil
 }
 
+// knownSystems are the systems a run can measure.
+var knownSystems = []string{"collector", "collector-full", "flowlua", "flowlua-baseline", "flowlua-minimal"}
+
+// buildSystems builds what the systems of o need and o does not name: the
+// collector builds and flowlua's minimal build.
+func buildSystems(o *options) error {
+	if slices.Contains(o.systems, "collector") && o.collectorBin == "" {
+		if err := ensureCollector(o.benchDir, collectorMinimal, o.rebuild); err != nil {
+			return err
+		}
+		o.collectorBin = filepath.Join(o.benchDir, collectorMinimal.bin)
+	}
+	if slices.Contains(o.systems, "collector-full") && o.collectorFullBin == "" {
+		if err := ensureCollector(o.benchDir, collectorFull, o.rebuild); err != nil {
+			return err
+		}
+		o.collectorFullBin = filepath.Join(o.benchDir, collectorFull.bin)
+	}
+	if slices.Contains(o.systems, "flowlua-minimal") && o.minimalBin == "" {
+		if err := buildMinimal(o.benchDir); err != nil {
+			return err
+		}
+		o.minimalBin = filepath.Join(o.benchDir, minimalBin)
+	}
+	return nil
+}
+
 // command returns the command line of system sys for pipeline p, or a
 // skipError when the system or its pipeline file is missing.
 func command(o *options, sys, p string) ([]string, error) {
@@ -352,10 +381,19 @@ func command(o *options, sys, p string) ([]string, error) {
 			return nil, skipError{fmt.Sprintf("no collector config for pipeline %s (%s)", p, cfg)}
 		}
 		return []string{o.collectorBin, "--config=" + cfg}, nil
-	case "flowlua", "flowlua-baseline":
+	case "collector-full":
+		cfg := filepath.Join(o.benchDir, "collector", p+".yaml")
+		if _, err := os.Stat(cfg); err != nil {
+			return nil, skipError{fmt.Sprintf("no collector config for pipeline %s (%s)", p, cfg)}
+		}
+		return []string{o.collectorFullBin, "--config=" + cfg}, nil
+	case "flowlua", "flowlua-baseline", "flowlua-minimal":
 		bin := o.flowluaBin
-		if sys == "flowlua-baseline" {
+		switch sys {
+		case "flowlua-baseline":
 			bin = o.baselineBin
+		case "flowlua-minimal":
+			bin = o.minimalBin
 		}
 		if _, err := os.Stat(bin); err != nil {
 			return nil, skipError{fmt.Sprintf("flowlua binary %s not found (set FLOWLUA_BIN or -flowlua)", bin)}
@@ -700,6 +738,19 @@ func summarize(all []measurement) []summary {
 	return out
 }
 
+// peerOf is the collector build a flowlua system is compared with: the
+// one with the same components when both are measured (flowlua with
+// collector-full, flowlua-minimal with collector), else collector.
+func peerOf(system string, systems []string) string {
+	if system == "flowlua" && slices.Contains(systems, "collector-full") {
+		return "collector-full"
+	}
+	if slices.Contains(systems, "collector") {
+		return "collector"
+	}
+	return "collector-full"
+}
+
 // printSummary prints the median table and the flowlua/collector ratios.
 func printSummary(w io.Writer, o *options, all []measurement, notes map[string]bool) {
 	sums := summarize(all)
@@ -712,13 +763,14 @@ func printSummary(w io.Writer, o *options, all []measurement, notes map[string]b
 		rate = fmt.Sprintf("at most %.0f items/s", o.rate)
 	}
 	fmt.Fprintf(w, "\nMedians of %d repetition(s); %s payload, %d workers x %d items per request, %s; %s.\n\n", o.reps, o.payload, o.workers, o.batch, rate, pin)
-	header := []string{"system", "pipeline", "signal", "items", "CPU-s", "items/CPU-s", "±%", "peak RSS MB", "startup ms", "util", "other cores", "flowlua/collector items/CPU-s", "flowlua/collector RSS"}
+	header := []string{"system", "pipeline", "signal", "items", "CPU-s", "items/CPU-s", "±%", "peak RSS MB", "startup ms", "util", "other cores", "flowlua/peer items/CPU-s", "flowlua/peer RSS"}
 	var rows [][]string
 	for _, s := range sums {
 		ratioRate, ratioRSS := "", ""
 		if strings.HasPrefix(s.system, "flowlua") {
+			peer := peerOf(s.system, o.systems)
 			for _, c := range sums {
-				if c.system == "collector" && c.pipeline == s.pipeline && c.signal == s.signal && c.rate > 0 && c.rss > 0 {
+				if c.system == peer && c.pipeline == s.pipeline && c.signal == s.signal && c.rate > 0 && c.rss > 0 {
 					ratioRate = fmt.Sprintf("%.2fx", s.rate/c.rate)
 					ratioRSS = fmt.Sprintf("%.2fx", s.rss/c.rss)
 				}
