@@ -63,18 +63,26 @@ type options struct {
 	// components of the collector peer), built by the runner.
 	collectorFullBin string
 	minimalBin       string
-	baselineBin      string // a second flowlua binary, system "flowlua-baseline"
-	startTimeout     time.Duration
-	drainTimeout     time.Duration
-	rebuild          bool
-	quiet            float64
-	quietWait        time.Duration
-	buildOnly        bool
-	jsonOut          string
-	markdown         bool
-	cpuProfile       string        // directory for flowlua CPU profiles, "" for none
-	profileFor       time.Duration // length of each profile
-	sutCPU, genCPU   string        // taskset CPU lists, empty when not pinning
+	// protocol is how the load generator sends: grpc (or http, json).
+	protocol string
+	// The suite (-suite, suite.go).
+	suite          bool
+	suiteFull      bool
+	suitePayloads  []string
+	suiteProtocols []string
+	idleSettle     time.Duration
+	baselineBin    string // a second flowlua binary, system "flowlua-baseline"
+	startTimeout   time.Duration
+	drainTimeout   time.Duration
+	rebuild        bool
+	quiet          float64
+	quietWait      time.Duration
+	buildOnly      bool
+	jsonOut        string
+	markdown       bool
+	cpuProfile     string        // directory for flowlua CPU profiles, "" for none
+	profileFor     time.Duration // length of each profile
+	sutCPU, genCPU string        // taskset CPU lists, empty when not pinning
 }
 
 // measurement is one run of one system on one pipeline and signal.
@@ -163,7 +171,21 @@ func parseFlags() (*options, error) {
 	flag.BoolVar(&o.markdown, "markdown", false, "print the summary as a Markdown table")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of flowlua under each load to this directory (what `make pgo` merges into cmd/flowlua/default.pgo)")
 	flag.DurationVar(&o.profileFor, "profile-for", 8*time.Second, "length of each -cpuprofile profile, from the start of the load")
+	var suitePayloads, suiteProtocols string
+	flag.BoolVar(&o.suite, "suite", false, "measure every target figure (loads, idle, the Lua edit) and print one table (suite.go); -signals, -pipelines and -systems are ignored")
+	flag.BoolVar(&o.suiteFull, "suite-full", true, "with -suite, also compare the default flowlua build with the collector built with all its components (collector-full)")
+	flag.StringVar(&suitePayloads, "suite-payloads", "realistic,small,oneattr", "with -suite, the payloads of the loads")
+	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc", "with -suite, the protocols of the loads")
+	flag.DurationVar(&o.idleSettle, "idle-settle", 3*time.Second, "with -suite, how long a system idles after its port opens before its RSS is read")
 	flag.Parse()
+	o.suitePayloads, o.suiteProtocols = splitList(suitePayloads), splitList(suiteProtocols)
+	if o.suite {
+		o.systems = []string{"collector", "flowlua-minimal"}
+		if o.suiteFull {
+			o.systems = append(o.systems, "collector-full", "flowlua")
+		}
+		systems = strings.Join(o.systems, ",")
+	}
 	if flag.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
@@ -266,6 +288,9 @@ func runAll(ctx context.Context, o *options) error {
 		logf("pinning: system under test on CPU %s, load generator and sink on CPU %s", o.sutCPU, o.genCPU)
 	}
 
+	if o.suite {
+		return runSuite(ctx, o, logDir)
+	}
 	start := time.Now()
 	var all []measurement
 	var failures []string

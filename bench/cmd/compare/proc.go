@@ -47,13 +47,17 @@ func cpuSeconds(pid int) (float64, error) {
 
 // peakRSSMB returns the peak resident set size (VmHWM) of pid in MB (10^6
 // bytes).
-func peakRSSMB(pid int) (float64, error) {
+func peakRSSMB(pid int) (float64, error) { return statusMB(pid, "VmHWM") }
+
+// statusMB returns a kB field of /proc/PID/status (VmHWM, VmRSS, RssFile)
+// in MB (10^6 bytes).
+func statusMB(pid int, field string) (float64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			f := strings.Fields(v) // "123456 kB"
 			if len(f) == 0 {
 				break
@@ -65,7 +69,7 @@ func peakRSSMB(pid int) (float64, error) {
 			return float64(kb) * 1024 / 1e6, nil
 		}
 	}
-	return 0, errors.New("no VmHWM in /proc/PID/status")
+	return 0, fmt.Errorf("no %s in /proc/PID/status", field)
 }
 
 // freePorts returns n distinct loopback addresses with ports free right now:
