@@ -7,7 +7,7 @@ LDFLAGS := -X main.version=$(VERSION)
 # components (README, "Smaller builds").
 TAGS    ?=
 
-.PHONY: build test run bench fuzz lint clean convert-corpus conformance
+.PHONY: build test run bench bench-go fuzz lint clean convert-corpus conformance
 
 build:
 	$(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
@@ -29,10 +29,15 @@ lint:
 run: build
 	$(BIN) run examples/quickstart.lua
 
-# Compares flowlua with the upstream collector (see bench/README.md).
+# Compares flowlua with the upstream collector built with the same
+# components (bench/README.md): every performance target, in one table
+# (about 30 minutes; the first run also builds the collector twice).
 bench: build
+	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -suite -reps 5
+
+# The in-process Go benchmarks of every package.
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./luabind/... ./stdlib/...
-	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare
 
 # Fuzzes each target for FUZZTIME: the script loader, the argument
 # decoder and the OTLP decoder. Inputs that fail land in the package's
