@@ -53,6 +53,9 @@ type bindings struct {
 	regexps map[string]*regexp.Regexp
 	// copies of the method tables batch:methods returns
 	methodCopies map[string]*lua.LTable
+	// edit lists edit_attrs parsed, and its buffer of counts
+	edits  map[*lua.LTable]*parsedEdits
+	counts []int
 }
 
 // Open registers the metatables of every pdata type in L. Call it once per
