@@ -192,6 +192,11 @@ type Batch struct {
 	// Handles returned by index access (batch:resource(i), batch:span(i),
 	// ...), created on first use in each generation.
 	atResource, atLeaf, atPoint *lua.LUserData
+	// atIndex are the handles the functions of by_index move, per kind,
+	// created on first use in each generation; byIdx their tables, made
+	// once per Batch.
+	atIndex [numLeafKinds]*lua.LUserData
+	byIdx   [numLeafKinds]*byIndex
 }
 
 // NewTraces wraps td for one callback of the state L.
@@ -269,6 +274,7 @@ func (b *Batch) Invalidate() {
 func (b *Batch) kill() {
 	b.nextGen()
 	b.atResource, b.atLeaf, b.atPoint = nil, nil, nil
+	b.atIndex = [numLeafKinds]*lua.LUserData{}
 }
 
 // nextGen starts a generation; 0 is never one (it marks an unpositioned
