@@ -179,7 +179,11 @@ func editCases(tb testing.TB) []editCase {
 //	  '--toggle-collect=*stdlib/lua.editOnce' ./edit.test -test.run TestEditInstructions
 //
 // Instructions per span are the total over EDIT_N × 500. (asyncpreemptoff:
-// callgrind does not survive Go's preemption signals.)
+// callgrind does not survive Go's preemption signals.) Under callgrind a
+// batch takes milliseconds, so the Lua cases also count what the
+// scheduler runs in between on the same thread (the guard's timer,
+// sysmon's preemptions): compare a case with itself, before and after a
+// change, and check the spread of a few runs.
 func TestEditInstructions(t *testing.T) {
 	name := os.Getenv("EDIT_CASE")
 	if name == "" {
