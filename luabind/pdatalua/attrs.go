@@ -34,6 +34,14 @@ func attrMethods(get attrsOf) map[string]lua.LGFunction {
 		"set_attr": func(L *lua.LState) int {
 			h, m := get(L)
 			h.b.writable(L)
+			// The common case, a string key and value, without the
+			// conversions of the general one.
+			if k, ok := L.Get(2).(lua.LString); ok && len(k) <= MaxKeyLen {
+				if v, ok := L.Get(3).(lua.LString); ok && len(v) <= MaxStringLen {
+					m.PutStr(string(k), string(v))
+					return 0
+				}
+			}
 			key := checkKey(L, 2)
 			v := checkScalar(L, 3)
 			v.put(m, key)

@@ -1,8 +1,23 @@
 package pdatalua
 
 import (
+	"strconv"
+
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 )
+
+// leafTypesOf names the leaf types of a batch of sig, for errors.
+func leafTypesOf(sig telemetry.Signal) string {
+	switch sig {
+	case telemetry.Traces:
+		return "span"
+	case telemetry.Logs:
+		return "record"
+	}
+	return "metric, point"
+}
 
 // batchMethods are the methods of a batch of any signal, besides the bulk
 // helpers and the signal's own.
@@ -19,6 +34,20 @@ var batchMethods = map[string]lua.LGFunction{
 	"methods": func(L *lua.LState) int {
 		b := checkBatch(L, anySignal)
 		L.Push(b.bd.methodTable(L, b.sig, L.CheckString(2)))
+		return 1
+	},
+	// by_index(name) returns the methods of a leaf type ("span", "record",
+	// "metric", "point") as functions that take the item's flat index in
+	// the batch instead of the item (see byindex.go).
+	"by_index": func(L *lua.LState) int {
+		b := checkBatch(L, anySignal)
+		name := L.CheckString(2)
+		k, ok := leafKindOf(b.sig, name)
+		if !ok {
+			L.ArgError(2, "leaf type of a "+b.sig.String()+" batch expected ("+leafTypesOf(b.sig)+"), got "+strconv.Quote(name))
+		}
+		class := [numLeafKinds]*lua.LTable{leafSpan: b.bd.span, leafRecord: b.bd.record, leafMetric: b.bd.metric, leafPoint: b.bd.point}[k]
+		L.Push(b.byIndexTable(L, k, class))
 		return 1
 	},
 	"read_only": func(L *lua.LState) int {

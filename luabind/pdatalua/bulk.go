@@ -36,9 +36,13 @@ type ticker struct{ n int }
 
 func (t *ticker) tick(L *lua.LState) {
 	t.n++
-	if t.n&1023 != 0 {
-		return
+	if t.n&1023 == 0 {
+		checkContext(L)
 	}
+}
+
+// checkContext raises the error of the state's context once it is done.
+func checkContext(L *lua.LState) {
 	if ctx := L.Context(); ctx != nil {
 		if err := ctx.Err(); err != nil {
 			L.RaiseError("%s", err.Error())

@@ -261,3 +261,37 @@ end`)
 		t.Errorf("%d regexps cached", n)
 	}
 }
+
+// TestEditAttrsReparses checks that edit_attrs, which keeps the parse of an
+// edit list, sees every change a script makes to the list between calls.
+func TestEditAttrsReparses(t *testing.T) {
+	td := genTraces(1, 1, 2)
+	mustRun(t, runTraces(t, `
+local edits = { { action = "mask", key = "user.email", value = "a" } }
+function on_traces(batch)
+  eq(batch:edit_attrs(edits), 2)
+  eq(batch:span(1):attr("user.email"), "a")
+  edits[1].value = "b"                       -- a value
+  eq(batch:edit_attrs(edits), 2)
+  eq(batch:span(1):attr("user.email"), "b")
+  edits[1].key = "user.id"                   -- a key
+  eq(batch:edit_attrs(edits), 2)
+  eq(batch:span(1):attr("user.id"), "b")
+  edits[1] = { action = "delete", key = "user.id" } -- an entry
+  eq(batch:edit_attrs(edits), 2)
+  eq(batch:span(1):attr("user.id"), nil)
+  edits[2] = { action = "set", key = "k", value = 1 } -- a longer list
+  local a, b = batch:edit_attrs(edits)
+  eq(a, 0); eq(b, 2)
+  eq(batch:span(2):attr("k"), 1)
+  edits[2].colour = "red"                    -- an unknown key, added late
+  local ok, err = pcall(batch.edit_attrs, batch, edits)
+  eq(ok, false)
+  assert(string.find(err, 'unknown key "colour"', 1, true), err)
+  edits[2].colour = nil
+  edits.extra = true                         -- a key that is not an index
+  ok, err = pcall(batch.edit_attrs, batch, edits)
+  eq(ok, false)
+  assert(string.find(err, "a list expected", 1, true), err)
+end`, td))
+}

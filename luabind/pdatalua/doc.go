@@ -53,16 +53,34 @@
 // # The recommended pattern
 //
 // A call from Lua to Go costs about 50 ns and a method lookup (span:name())
-// about 30 ns more. The fastest loop keeps the methods in locals, from
-// batch:methods(type), and lets the flat iterator move the span:
+// about 30 ns more; a generic for calls its iterator once per item. The
+// fastest loop is a numeric for over the batch's flat index, with the
+// methods of batch:by_index(type) kept in locals: they take the item's
+// index (as batch:span(i) does) in place of the item, so each item costs
+// only the calls of its edits:
 //
 //	function on_traces(batch)
-//	  local m = batch:methods("span")
-//	  local set_attr, del_attr = m.set_attr, m.del_attr
-//	  for span in batch:spans() do
-//	    set_attr(span, "user.email", "redacted")
-//	    del_attr(span, "net.peer.ip")
+//	  local spans = batch:by_index("span")
+//	  local set_attr, del_attr = spans.set_attr, spans.del_attr
+//	  for i = 1, batch:span_count() do
+//	    set_attr(i, "user.email", "redacted")
+//	    del_attr(i, "net.peer.ip")
 //	  end
+//	end
+//
+// by_index takes "span" (traces), "record" (logs), "metric" or "point"
+// (metrics); its table has every method of that type (name, set_attr,
+// drop, resource, ...). Going to the next index, or staying on the same
+// one, costs O(1); any other move costs as batch:span(i) does. An index out
+// of range raises an error. The table is made once and serves the callback
+// it was last asked for in: kept and used in a later callback without
+// asking again, it raises "batch used after its callback returned".
+//
+// The loop over handles, with the methods of batch:methods(type) in locals,
+// costs one call more per item (the iterator's step):
+//
+//	for span in batch:spans() do
+//	  set_attr(span, "user.email", "redacted") -- m.set_attr of batch:methods("span")
 //	end
 //
 // When the edit is the same for every item, the bulk helpers below do it in
@@ -114,7 +132,8 @@
 //     start_time(), metric()
 //   - batch: signal() ("traces", "metrics", "logs"), read_only(),
 //     methods(type) (type: "batch", "resource", "scope", "span", "metric",
-//     "point", "record")
+//     "point", "record"), by_index(type) (type: "span", "record", "metric",
+//     "point")
 //
 // # Dropping
 //

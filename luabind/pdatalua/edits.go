@@ -7,6 +7,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -36,8 +37,24 @@ type attrEdit struct {
 	value scalar // set and mask
 }
 
-// apply makes the edit in m and reports whether it changed anything.
+// apply makes the edit in m and reports whether it changed anything. The
+// edits of a key, the common case, are written out.
 func (e *attrEdit) apply(m pcommon.Map) bool {
+	if e.keys == nil {
+		switch e.action {
+		case editSet:
+			e.value.put(m, e.key)
+			return true
+		case editMask:
+			v, ok := m.Get(e.key)
+			if ok {
+				e.value.set(v)
+			}
+			return ok
+		case editDelete:
+			return m.Remove(e.key)
+		}
+	}
 	switch e.action {
 	case editSet:
 		e.value.put(m, e.key)
@@ -60,15 +77,21 @@ var editFields = []string{"action", "key", "key_pattern", "value"}
 
 // parseEdits reads argument n: a non-empty list of edits, each a table
 // { action = "set"|"mask"|"hash"|"delete", key = ... or key_pattern = ...,
-// value = ... (set, mask) }.
+// value = ... (set, mask) }. A script most often passes the same list to
+// every call: the parse of a list is kept, per state, and used again while
+// the list and its edits hold the same values (see editsCache).
 func parseEdits(L *lua.LState, n int, b *Batch) []attrEdit {
 	t := L.CheckTable(n)
+	if c := b.bd.edits[t]; c != nil && c.same(t) {
+		return c.edits
+	}
 	count := t.Len()
 	if count == 0 {
 		L.ArgError(n, "edits: a list of at least one edit expected")
 	}
 	p := wp{L: L, n: n, b: b}
 	edits := make([]attrEdit, count)
+	c := &parsedEdits{edits: edits, entries: make([]editEntry, count)}
 	for i := range edits {
 		path := "edits[" + strconv.Itoa(i+1) + "]"
 		et, ok := t.RawGetInt(i + 1).(*lua.LTable)
@@ -76,13 +99,63 @@ func parseEdits(L *lua.LState, n int, b *Batch) []attrEdit {
 			p.fail(path, "table expected, got "+t.RawGetInt(i+1).Type().String())
 		}
 		edits[i] = p.edit(path, et)
+		c.entries[i] = snapshot(et)
 	}
-	keys := 0
-	t.ForEach(func(lua.LValue, lua.LValue) { keys++ })
-	if keys != count {
+	if tableKeys(t) != count {
 		p.fail("edits", "a list expected, got a table with keys other than 1.."+strconv.Itoa(count))
 	}
+	if b.bd.edits == nil || len(b.bd.edits) >= maxEditLists {
+		b.bd.edits = make(map[*lua.LTable]*parsedEdits)
+	}
+	b.bd.edits[t] = c
 	return edits
+}
+
+// maxEditLists bounds the per-state cache of parsed edit lists.
+const maxEditLists = 64
+
+// parsedEdits is the parse of an edit list, with what it was made from:
+// the table and values of each of its edits.
+type parsedEdits struct {
+	edits   []attrEdit
+	entries []editEntry
+}
+
+// editEntry is an edit table as it was parsed: its fields (nil when
+// absent) and its number of keys, so that a key added or removed, or a
+// value changed, shows.
+type editEntry struct {
+	t                         *lua.LTable
+	action, key, pattern, val lua.LValue
+	keys                      int
+}
+
+func snapshot(t *lua.LTable) editEntry {
+	return editEntry{t: t, action: t.RawGetString("action"), key: t.RawGetString("key"),
+		pattern: t.RawGetString("key_pattern"), val: t.RawGetString("value"), keys: tableKeys(t)}
+}
+
+// same reports whether t, the list c was parsed from, still holds the same
+// edit tables with the same values. The parse of a list depends only on
+// those (the regular expressions are compiled from the same strings).
+func (c *parsedEdits) same(t *lua.LTable) bool {
+	if t.Len() != len(c.entries) || tableKeys(t) != len(c.entries) {
+		return false
+	}
+	for i := range c.entries {
+		e := &c.entries[i]
+		if t.RawGetInt(i+1) != e.t || snapshot(e.t) != *e {
+			return false
+		}
+	}
+	return true
+}
+
+// tableKeys counts the keys of t.
+func tableKeys(t *lua.LTable) int {
+	n := 0
+	t.ForEach(func(lua.LValue, lua.LValue) { n++ })
+	return n
 }
 
 // edit parses one edit table.
@@ -152,16 +225,61 @@ func editAttrs(L *lua.LState) int {
 	if w.byPattern() {
 		L.ArgError(3, "where: key_pattern belongs in an edit, not in the where clause of edit_attrs")
 	}
-	counts := make([]int, len(edits))
-	b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
-		for i := range edits {
-			if edits[i].apply(m) {
-				counts[i]++
+	counts := b.bd.counts[:0]
+	for range edits {
+		counts = append(counts, 0)
+	}
+	b.bd.counts = counts
+	if w == nil && b.sig == telemetry.Traces {
+		b.editSpans(L, edits, counts)
+	} else {
+		b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {
+			for i := range edits {
+				if edits[i].apply(m) {
+					counts[i]++
+				}
 			}
-		}
-	})
+		})
+	}
 	for _, c := range counts {
 		L.Push(lua.LNumber(c))
 	}
 	return len(counts)
+}
+
+// editSpans applies edits to every span, counting in counts: the walk of
+// editAttrs without a where clause, written out for traces.
+func (b *Batch) editSpans(L *lua.LState, edits []attrEdit, counts []int) {
+	var t ticker
+	rss := b.traces.ResourceSpans()
+	for ri := 0; ri < rss.Len(); ri++ {
+		sss := rss.At(ri).ScopeSpans()
+		for si := 0; si < sss.Len(); si++ {
+			spans := sss.At(si).Spans()
+			for i, n := 0, spans.Len(); i < n; i++ {
+				m := spans.At(i).Attributes()
+				for j := range edits {
+					e := &edits[j]
+					var ok bool
+					switch {
+					case e.keys != nil:
+						ok = e.apply(m)
+					case e.action == editMask && e.value.typ == pcommon.ValueTypeStr:
+						var v pcommon.Value
+						if v, ok = m.Get(e.key); ok {
+							v.SetStr(e.value.s)
+						}
+					case e.action == editDelete:
+						ok = m.Remove(e.key)
+					default:
+						ok = e.apply(m)
+					}
+					if ok {
+						counts[j]++
+					}
+				}
+				t.tick(L)
+			}
+		}
+	}
 }

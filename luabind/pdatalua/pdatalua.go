@@ -53,6 +53,9 @@ type bindings struct {
 	regexps map[string]*regexp.Regexp
 	// copies of the method tables batch:methods returns
 	methodCopies map[string]*lua.LTable
+	// edit lists edit_attrs parsed, and its buffer of counts
+	edits  map[*lua.LTable]*parsedEdits
+	counts []int
 }
 
 // Open registers the metatables of every pdata type in L. Call it once per
@@ -189,6 +192,11 @@ type Batch struct {
 	// Handles returned by index access (batch:resource(i), batch:span(i),
 	// ...), created on first use in each generation.
 	atResource, atLeaf, atPoint *lua.LUserData
+	// atIndex are the handles the functions of by_index move, per kind,
+	// created on first use in each generation; byIdx their tables, made
+	// once per Batch.
+	atIndex [numLeafKinds]*lua.LUserData
+	byIdx   [numLeafKinds]*byIndex
 }
 
 // NewTraces wraps td for one callback of the state L.
@@ -266,6 +274,7 @@ func (b *Batch) Invalidate() {
 func (b *Batch) kill() {
 	b.nextGen()
 	b.atResource, b.atLeaf, b.atPoint = nil, nil, nil
+	b.atIndex = [numLeafKinds]*lua.LUserData{}
 }
 
 // nextGen starts a generation; 0 is never one (it marks an unpositioned

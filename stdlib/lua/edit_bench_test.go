@@ -1,7 +1,10 @@
 package lua
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"testing/fstest"
 
@@ -15,11 +18,27 @@ import (
 	_ "github.com/flowlua/flowlua/stdlib/otelcol"
 )
 
-// iterate is a plugin whose component redacts in a Lua loop over every
-// span: the bench plugin of bench/pipelines/plugins/iterate.
+// iterate is a plugin whose components redact in a Lua loop over every
+// span: redact is the bench plugin of bench/pipelines/plugins/iterate (the
+// idiom the docs teach: a numeric for with the span methods of
+// batch:by_index), redact_iter the same edit with the generic for over
+// batch:spans() and the methods of batch:methods("span").
 var iterate = fstest.MapFS{
-	"plugin.lua": {Data: []byte(`return { name = "iterate", version = "1.0.0", components = { "redact" } }`)},
+	"plugin.lua": {Data: []byte(`return { name = "iterate", version = "1.0.0", components = { "redact", "redact_iter" } }`)},
 	"redact.lua": {Data: []byte(`
+return {
+  signals = { "traces" },
+  on_traces = function(batch)
+    local spans = batch:by_index("span")
+    local set_attr, del_attr = spans.set_attr, spans.del_attr
+    for i = 1, batch:span_count() do
+      set_attr(i, "user.email", "redacted")
+      del_attr(i, "net.peer.ip")
+    end
+    return batch
+  end,
+}`)},
+	"redact_iter.lua": {Data: []byte(`
 return {
   signals = { "traces" },
   on_traces = function(batch)
@@ -42,7 +61,10 @@ return {
 //
 //   - ottl: the collector's transform processor (OTTL), hosted by flowlua;
 //   - attributes: the collector's attributes processor;
-//   - lua-loop: a Lua component iterating every span (no bulk helper);
+//   - lua-loop: a Lua component iterating every span (no bulk helper),
+//     as the docs teach: a numeric for with batch:by_index("span");
+//   - lua-loop-iter: the same with the generic for over batch:spans()
+//     (the idiom taught before by_index);
 //   - lua-redact: the lua.redact component (bulk helpers), one component
 //     with a rule per key;
 //   - lua-redact-chain: two lua.redact components, one per key;
@@ -55,80 +77,146 @@ return {
 // encoding dilute.
 // Run: go test -run '^$' -bench RedactEdit -benchtime 2000x ./stdlib/lua/
 func BenchmarkRedactEdit(b *testing.B) {
+	template := realisticSpans(500)
+	for _, c := range editCases(b) {
+		b.Run(c.name, func(b *testing.B) {
+			measureEdit(b, template, c.build(b))
+		})
+	}
+}
+
+// editCase is one way to redact: build returns the edit, which redacts
+// the batch it is given in place.
+type editCase struct {
+	name  string
+	build func(tb testing.TB) func(ptrace.Traces)
+}
+
+// editCases are the ways BenchmarkRedactEdit times, in its order.
+func editCases(tb testing.TB) []editCase {
 	regs, err := plugin.LoadFS(iterate, "iterate")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	loop := regs[0]
+	loop, loopIter := regs[0], regs[1]
+	if loop.Name != "iterate.redact" || loopIter.Name != "iterate.redact_iter" {
+		tb.Fatalf("plugin components: %s, %s", loop.Name, loopIter.Name)
+	}
 	drop := map[string]any{"traces": []any{consumertest.NewNop()}}
-	cases := []struct {
-		name  string
-		build func(b *testing.B) telemetry.Consumer
-	}{
-		{"ottl", func(b *testing.B) telemetry.Consumer {
-			return startReg(b, registered(b, "otelcol.processor.transform"), map[string]any{
+	// consume makes the edit of a component: one ConsumeTraces.
+	consume := func(tb testing.TB, input telemetry.Consumer) func(ptrace.Traces) {
+		return func(td ptrace.Traces) {
+			if err := input.ConsumeTraces(context.Background(), td); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return []editCase{
+		{"ottl", func(tb testing.TB) func(ptrace.Traces) {
+			return consume(tb, startReg(tb, registered(tb, "otelcol.processor.transform"), map[string]any{
 				"error_mode": "ignore",
 				"trace_statements": []any{map[string]any{"context": "span", "statements": []any{
 					`set(attributes["user.email"], "redacted")`,
 					`delete_key(attributes, "net.peer.ip")`,
 				}}},
 				"output": drop,
-			})
+			}))
 		}},
-		{"attributes", func(b *testing.B) telemetry.Consumer {
-			return startReg(b, registered(b, "otelcol.processor.attributes"), map[string]any{
+		{"attributes", func(tb testing.TB) func(ptrace.Traces) {
+			return consume(tb, startReg(tb, registered(tb, "otelcol.processor.attributes"), map[string]any{
 				"actions": []any{
 					map[string]any{"key": "user.email", "action": "update", "value": "redacted"},
 					map[string]any{"key": "net.peer.ip", "action": "delete"},
 				},
 				"output": drop,
-			})
+			}))
 		}},
-		{"lua-loop", func(b *testing.B) telemetry.Consumer {
-			return startReg(b, loop, map[string]any{"output": drop})
+		{"lua-loop", func(tb testing.TB) func(ptrace.Traces) {
+			return consume(tb, startReg(tb, loop, map[string]any{"output": drop}))
+		}},
+		{"lua-loop-iter", func(tb testing.TB) func(ptrace.Traces) {
+			return consume(tb, startReg(tb, loopIter, map[string]any{"output": drop}))
 		}},
 		// one lua.redact component with two rules, as
 		// bench/pipelines/redact-bulk.lua: one walk over the batch
-		{"lua-redact", func(b *testing.B) telemetry.Consumer {
-			return startReg(b, registered(b, "lua.redact"), map[string]any{
+		{"lua-redact", func(tb testing.TB) func(ptrace.Traces) {
+			return consume(tb, startReg(tb, registered(tb, "lua.redact"), map[string]any{
 				"rules": []any{
 					map[string]any{"keys": []any{"user.email"}, "action": "mask", "mask": "redacted"},
 					map[string]any{"keys": []any{"net.peer.ip"}, "action": "delete"},
 				},
 				"output": drop,
-			})
+			}))
 		}},
 		// two lua.redact components, one per key: two walks
-		{"lua-redact-chain", func(b *testing.B) telemetry.Consumer {
-			r := registered(b, "lua.redact")
-			ip := startReg(b, r, map[string]any{"keys": []any{"net.peer.ip"}, "action": "delete", "output": drop})
-			return startReg(b, r, map[string]any{"keys": []any{"user.email"}, "action": "mask", "mask": "redacted",
-				"output": map[string]any{"traces": []any{ip}}})
+		{"lua-redact-chain", func(tb testing.TB) func(ptrace.Traces) {
+			r := registered(tb, "lua.redact")
+			ip := startReg(tb, r, map[string]any{"keys": []any{"net.peer.ip"}, "action": "delete", "output": drop})
+			return consume(tb, startReg(tb, r, map[string]any{"keys": []any{"user.email"}, "action": "mask", "mask": "redacted",
+				"output": map[string]any{"traces": []any{ip}}}))
+		}},
+		{"go", func(testing.TB) func(ptrace.Traces) {
+			return func(td ptrace.Traces) {
+				eachSpan(td, func(_ int, sp ptrace.Span) {
+					a := sp.Attributes()
+					if v, ok := a.Get("user.email"); ok {
+						v.SetStr("redacted")
+					}
+					a.Remove("net.peer.ip")
+				})
+			}
 		}},
 	}
-	template := realisticSpans(500)
-	for _, c := range cases {
-		b.Run(c.name, func(b *testing.B) {
-			input := c.build(b)
-			measureEdit(b, template, func(td ptrace.Traces) {
-				if err := input.ConsumeTraces(b.Context(), td); err != nil {
-					b.Fatal(err)
-				}
-			})
-		})
-	}
-	b.Run("go", func(b *testing.B) {
-		measureEdit(b, template, func(td ptrace.Traces) {
-			eachSpan(td, func(_ int, sp ptrace.Span) {
-				a := sp.Attributes()
-				if v, ok := a.Get("user.email"); ok {
-					v.SetStr("redacted")
-				}
-				a.Remove("net.peer.ip")
-			})
-		})
-	})
 }
+
+// TestEditInstructions makes the edit of one way (EDIT_CASE, a name of
+// editCases) on the benchmark's batch EDIT_N times (default 200), for a
+// count of instructions that the load of a shared machine does not
+// disturb, e.g.:
+//
+//	go test -c -o edit.test ./stdlib/lua/
+//	GOGC=off GODEBUG=asyncpreemptoff=1 EDIT_CASE=lua-loop valgrind --tool=callgrind \
+//	  '--toggle-collect=*stdlib/lua.editOnce' ./edit.test -test.run TestEditInstructions
+//
+// Instructions per span are the total over EDIT_N × 500. (asyncpreemptoff:
+// callgrind does not survive Go's preemption signals.) Under callgrind a
+// batch takes milliseconds, so the Lua cases also count what the
+// scheduler runs in between on the same thread (the guard's timer,
+// sysmon's preemptions): compare a case with itself, before and after a
+// change, and check the spread of a few runs.
+func TestEditInstructions(t *testing.T) {
+	name := os.Getenv("EDIT_CASE")
+	if name == "" {
+		t.Skip("EDIT_CASE not set")
+	}
+	n := 200
+	if s := os.Getenv("EDIT_N"); s != "" {
+		var err error
+		if n, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	template := realisticSpans(500)
+	td := ptrace.NewTraces()
+	template.CopyTo(td)
+	for _, c := range editCases(t) {
+		if c.name != name {
+			continue
+		}
+		edit := c.build(t)
+		for range n {
+			restore(td)
+			editOnce(edit, td)
+		}
+		return
+	}
+	t.Fatalf("no edit case %q", name)
+}
+
+// editOnce is the function the instructions are counted in.
+//
+//go:noinline
+func editOnce(edit func(ptrace.Traces), td ptrace.Traces) { edit(td) }
 
 // measureEdit times edit on template, putting back the two attributes
 // every edit changes (outside the timer), so that the garbage collector
@@ -180,10 +268,10 @@ func eachSpan(td ptrace.Traces, fn func(int, ptrace.Span)) {
 }
 
 // registered returns the registration of name.
-func registered(b *testing.B, name string) component.Registration {
+func registered(tb testing.TB, name string) component.Registration {
 	r, ok := component.DefaultRegistry.Get(name)
 	if !ok {
-		b.Fatalf("%s is not registered", name)
+		tb.Fatalf("%s is not registered", name)
 	}
 	return r
 }

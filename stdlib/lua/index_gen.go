@@ -7,7 +7,7 @@ import "github.com/flowlua/flowlua/luabind/plugin"
 // index is what registering the lua.* components needs before their
 // plugin is loaded.
 var index = []plugin.IndexEntry{
-	{Name: "lua.redact", Doc: "Masks, hashes or deletes attributes of spans, log records and metric data points.", NeedsServices: []string(nil), Source: "plugin lua 1.0.0", Fingerprint: "bdd09e3ecef348607d5e68654fce5327"},
-	{Name: "lua.route", Doc: "Routes spans, log records and data points to outputs by the value of an attribute.", NeedsServices: []string(nil), Source: "plugin lua 1.0.0", Fingerprint: "bdd09e3ecef348607d5e68654fce5327"},
-	{Name: "lua.sample", Doc: "Keeps a percentage of traces, with the same decision for every span and log record of a trace.", NeedsServices: []string(nil), Source: "plugin lua 1.0.0", Fingerprint: "bdd09e3ecef348607d5e68654fce5327"},
+	{Name: "lua.redact", Doc: "Masks, hashes or deletes attributes of spans, log records and metric data points.", NeedsServices: []string(nil), Source: "plugin lua 1.0.0", Fingerprint: "ab2f03f2d6a58b5a4fc045aec514e53d"},
+	{Name: "lua.route", Doc: "Routes spans, log records and data points to outputs by the value of an attribute.", NeedsServices: []string(nil), Source: "plugin lua 1.0.0", Fingerprint: "ab2f03f2d6a58b5a4fc045aec514e53d"},
+	{Name: "lua.sample", Doc: "Keeps a percentage of traces, with the same decision for every span and log record of a trace.", NeedsServices: []string(nil), Source: "plugin lua 1.0.0", Fingerprint: "ab2f03f2d6a58b5a4fc045aec514e53d"},
 }

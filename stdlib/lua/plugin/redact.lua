@@ -7,51 +7,67 @@ local redacted = metrics.counter("redacted_total",
   { labels = { "action" } })
 
 -- edits_of turns the arguments into edit_attrs' list: the rule the top-level
--- keys, pattern, action and mask make, then each of rules. actions[i] is
--- the action of edits[i], for the metric.
+-- keys, pattern, action and mask make, then each of rules. It also returns,
+-- for the metric, the group (one per action) of each edit, and the labels
+-- of each group.
 local function edits_of(a)
-  local edits, actions = {}, {}
+  local edits, group_of, labels = {}, {}, {}
+  local group_by_action = {}
   local function add(rule)
     local value = nil
     if rule.action == "mask" then
       value = rule.mask
     end
+    local g = group_by_action[rule.action]
+    if g == nil then
+      g = #labels + 1
+      labels[g] = { action = rule.action }
+      group_by_action[rule.action] = g
+    end
     for _, key in ipairs(rule.keys) do
       edits[#edits + 1] = { action = rule.action, key = key, value = value }
-      actions[#actions + 1] = rule.action
+      group_of[#group_of + 1] = g
     end
     if rule.pattern ~= "" then
       edits[#edits + 1] = { action = rule.action, key_pattern = rule.pattern, value = value }
-      actions[#actions + 1] = rule.action
+      group_of[#group_of + 1] = g
     end
   end
   add(a)
   for _, rule in ipairs(a.rules) do
     add(rule)
   end
-  return edits, actions
+  return edits, group_of, labels
 end
 
--- The list is built again only when update replaces args.
-local built_for, edits, actions
+-- All of it is built again only when update replaces args; a call makes
+-- one table, the counts.
+local built_for, edits, group_of, labels
+local totals = {}
 
 local function redact(batch)
   if built_for ~= args then
     built_for = args
-    edits, actions = edits_of(args)
+    edits, group_of, labels = edits_of(args)
   end
   if #edits == 0 then
     return batch
   end
   local counts = { batch:edit_attrs(edits) }
-  local by_action = {}
-  for i, n in ipairs(counts) do
+  for g = 1, #labels do
+    totals[g] = 0
+  end
+  for i = 1, #counts do
+    local n = counts[i]
     if n > 0 then
-      by_action[actions[i]] = (by_action[actions[i]] or 0) + n
+      local g = group_of[i]
+      totals[g] = totals[g] + n
     end
   end
-  for action, n in pairs(by_action) do
-    redacted:inc(n, { action = action })
+  for g = 1, #labels do
+    if totals[g] > 0 then
+      redacted:inc(totals[g], labels[g])
+    end
   end
   return batch
 end
