@@ -245,12 +245,13 @@ func measureIdle(ctx context.Context, o *options, sys string, rep int, logDir st
 	if err != nil {
 		return 0, 0, err
 	}
-	addrs, err := freePorts(3)
+	addrs, err := freePorts(4)
 	if err != nil {
 		return 0, 0, err
 	}
+	// The exporter's endpoint listens nowhere: an idle system does not send.
 	_, metricsPort, _ := strings.Cut(addrs[2], ":")
-	env := []string{"RECEIVER_ENDPOINT=" + addrs[0], "RECEIVER_HTTP_ENDPOINT=" + addrs[1], "EXPORTER_ENDPOINT=" + addrs[1], "METRICS_PORT=" + metricsPort}
+	env := []string{"RECEIVER_ENDPOINT=" + addrs[0], "RECEIVER_HTTP_ENDPOINT=" + addrs[1], "EXPORTER_ENDPOINT=" + addrs[3], "METRICS_PORT=" + metricsPort}
 	tag := fmt.Sprintf("idle-%s-%d", sys, rep)
 	t0 := time.Now()
 	p, err := start(argv, env, o.sutCPU, filepath.Join(logDir, tag+".log"), nil)
