@@ -42,7 +42,7 @@ import (
 // registered under its deprecated type name (otlp), as the collector
 // accepts it.
 func init() {
-	RegisterReceiver(otlpreceiver.NewFactory())
+	RegisterReceiver(otlpreceiver.NewFactory(), ownOTLPHTTP()) // flowlua serves its http protocol (otlphttp.go)
 	RegisterReceiver(prometheusreceiver.NewFactory())
 	RegisterReceiver(filelogreceiver.NewFactory())     // file_log, alias filelog
 	RegisterReceiver(hostmetricsreceiver.NewFactory()) // host_metrics, alias hostmetrics
