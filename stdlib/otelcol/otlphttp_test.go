@@ -100,9 +100,19 @@ func (r *recorder) take() []string {
 // side is one OTLP/HTTP receiver under comparison.
 type side struct {
 	url  string
-	rec  *recorder
+	next telemetry.Consumer
+	rec  *recorder // next, when it is the recorder
 	tel  *componenttest.Telemetry
 	http *http.Client
+}
+
+func newSide(next telemetry.Consumer) *side {
+	s := &side{next: next, tel: componenttest.NewTelemetry(), http: &http.Client{}}
+	if next == nil {
+		s.rec = &recorder{}
+		s.next = s.rec
+	}
+	return s
 }
 
 // httpTestConfig is the http protocol both sides serve: a small body
@@ -117,7 +127,7 @@ var httpTestConfig = map[string]any{
 }
 
 // otlpConfig decodes an otlp receiver config with only the http protocol.
-func otlpConfig(t *testing.T, http map[string]any) *otlpreceiver.Config {
+func otlpConfig(t testing.TB, http map[string]any) *otlpreceiver.Config {
 	t.Helper()
 	cfg := otlpreceiver.NewFactory().CreateDefaultConfig().(*otlpreceiver.Config)
 	if err := confmap.NewFromStringMap(map[string]any{"protocols": map[string]any{"http": http}}).Unmarshal(cfg); err != nil {
@@ -141,7 +151,7 @@ func testSettings(tel *componenttest.Telemetry) (receiver.Settings, *observer.Ob
 }
 
 // listeningOn returns the endpoint the server logged it listens on.
-func listeningOn(t *testing.T, logs *observer.ObservedLogs) string {
+func listeningOn(t testing.TB, logs *observer.ObservedLogs) string {
 	t.Helper()
 	entries := logs.FilterMessage("Starting HTTP server").All()
 	if len(entries) != 1 {
@@ -150,23 +160,24 @@ func listeningOn(t *testing.T, logs *observer.ObservedLogs) string {
 	return entries[0].ContextMap()["endpoint"].(string)
 }
 
-// startUpstream runs the collector's otlp receiver (http only), created
-// from its factory for the three signals as the collector creates it.
-func startUpstream(t *testing.T) *side {
+// startUpstream runs the collector's otlp receiver (http only, httpCfg),
+// created from its factory for the three signals as the collector creates
+// it, sending to next (nil: a recorder).
+func startUpstream(t testing.TB, httpCfg map[string]any, next telemetry.Consumer) *side {
 	t.Helper()
-	s := &side{rec: &recorder{}, tel: componenttest.NewTelemetry(), http: &http.Client{}}
+	s := newSide(next)
 	set, logs := testSettings(s.tel)
-	cfg := otlpConfig(t, httpTestConfig)
+	cfg := otlpConfig(t, httpCfg)
 	f := otlpreceiver.NewFactory()
 	ctx := context.Background()
-	tr, err := f.CreateTraces(ctx, set, cfg, s.rec)
+	tr, err := f.CreateTraces(ctx, set, cfg, s.next)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.CreateMetrics(ctx, set, cfg, s.rec); err != nil {
+	if _, err := f.CreateMetrics(ctx, set, cfg, s.next); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.CreateLogs(ctx, set, cfg, s.rec); err != nil {
+	if _, err := f.CreateLogs(ctx, set, cfg, s.next); err != nil {
 		t.Fatal(err)
 	}
 	if err := tr.Start(ctx, componenttest.NewNopHost()); err != nil {
@@ -182,16 +193,16 @@ func startUpstream(t *testing.T) *side {
 }
 
 // startFlowlua runs flowlua's server of the same config.
-func startFlowlua(t *testing.T, decoding *httpDecoding) *side {
+func startFlowlua(t testing.TB, httpCfg map[string]any, next telemetry.Consumer, decoding *httpDecoding) *side {
 	t.Helper()
-	s := &side{rec: &recorder{}, tel: componenttest.NewTelemetry(), http: &http.Client{}}
+	s := newSide(next)
 	set, logs := testSettings(s.tel)
-	h, err := newOTLPHTTP(*otlpConfig(t, httpTestConfig).Protocols.HTTP.Get(), set, decoding)
+	h, err := newOTLPHTTP(*otlpConfig(t, httpCfg).Protocols.HTTP.Get(), set, decoding)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, sig := range telemetry.AllSignals {
-		h.setConsumer(sig, s.rec)
+		h.setConsumer(sig, s.next)
 	}
 	if err := h.Start(context.Background(), componenttest.NewNopHost()); err != nil {
 		t.Fatal(err)
@@ -278,9 +289,9 @@ func (s *side) do(t *testing.T, ex exchange) response {
 func TestOTLPHTTPSameAsUpstream(t *testing.T) {
 	for _, fast := range []bool{true, false} {
 		t.Run(fmt.Sprintf("fast=%v", fast), func(t *testing.T) {
-			up := startUpstream(t)
+			up := startUpstream(t, httpTestConfig, nil)
 			decoding := newHTTPDecoding(fast)
-			fl := startFlowlua(t, decoding)
+			fl := startFlowlua(t, httpTestConfig, nil, decoding)
 			exchanges := equivalenceCases(t)
 			for _, ex := range exchanges {
 				want := up.do(t, ex)
