@@ -1,9 +1,10 @@
-// Command loadgen sends OTLP/gRPC traces, metrics or logs to an address with
-// N concurrent workers, resending one batch built once with pdata, without
+// Command loadgen sends OTLP traces, metrics or logs, over gRPC or HTTP
+// (protobuf), to an address with N concurrent workers, resending one batch built once with pdata, without
 // compression, for a fixed item count or a duration. It prints what it sent,
 // as text or (with -json) as one JSON object on stdout.
 //
 //	loadgen -addr 127.0.0.1:4317 -signal traces -items 3000000 -workers 4 -batch 500
+//	loadgen -protocol http -addr 127.0.0.1:4318 -signal logs -items 1000000
 package main
 
 import (
@@ -25,7 +26,8 @@ func main() {
 	sig := flag.String("signal", "traces", "signal to send: traces, metrics or logs")
 	payload := flag.String("payload", "realistic", "generated data: realistic or small (telemetrygen-like)")
 	asJSON := flag.Bool("json", false, "print the result as one JSON object")
-	flag.StringVar(&cfg.Addr, "addr", "", "OTLP/gRPC endpoint host:port (required)")
+	flag.StringVar(&cfg.Addr, "addr", "", "OTLP endpoint host:port (required)")
+	flag.StringVar(&cfg.Protocol, "protocol", "grpc", "grpc, or http: POST protobuf to http://ADDR/v1/<signal>")
 	flag.IntVar(&cfg.Workers, "workers", 4, "concurrent workers, one connection each")
 	flag.IntVar(&cfg.Batch, "batch", 500, "items per export request")
 	flag.Int64Var(&cfg.Items, "items", 0, "items to send (rounded up to whole batches); 0 = until -duration")

@@ -1,8 +1,12 @@
--- passthrough: OTLP/gRPC in -> batch (200ms, 8192) -> OTLP/gRPC out, no
--- compression; the same pipeline as collector/passthrough.yaml. The benchmark
--- runner sets RECEIVER_ENDPOINT and EXPORTER_ENDPOINT to free loopback ports.
+-- passthrough: OTLP/gRPC and OTLP/HTTP in -> batch (200ms, 8192) -> OTLP/gRPC
+-- out, no compression; the same pipeline as collector/passthrough.yaml. The
+-- benchmark runner sets RECEIVER_ENDPOINT (gRPC), RECEIVER_HTTP_ENDPOINT and
+-- EXPORTER_ENDPOINT to free loopback ports.
 otelcol.receiver.otlp "in" {
-  protocols = { grpc = { endpoint = env("RECEIVER_ENDPOINT", "127.0.0.1:4317") } },
+  protocols = {
+    grpc = { endpoint = env("RECEIVER_ENDPOINT", "127.0.0.1:4317") },
+    http = { endpoint = env("RECEIVER_HTTP_ENDPOINT", "127.0.0.1:4318") },
+  },
   output = {
     traces  = { otelcol.processor.batch.b.input },
     metrics = { otelcol.processor.batch.b.input },

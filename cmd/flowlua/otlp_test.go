@@ -410,6 +410,11 @@ func sendGRPC(signal string, data []byte, addr string) error {
 	return err
 }
 
+// otlpHTTPClient opens a connection per request: scripts restart flowlua
+// on the same port, and a POST on a kept-alive connection the previous
+// process closed fails with EOF (Go retries only idempotent requests).
+var otlpHTTPClient = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+
 type otlpRequest interface {
 	UnmarshalJSON([]byte) error
 	MarshalProto() ([]byte, error)
@@ -443,7 +448,7 @@ func sendHTTP(proto, signal string, data []byte, addr string) error {
 			body, contentType = b, "application/x-protobuf"
 		}
 	}
-	resp, err := http.Post("http://"+addr+path, contentType, bytes.NewReader(body))
+	resp, err := otlpHTTPClient.Post("http://"+addr+path, contentType, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}

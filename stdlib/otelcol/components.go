@@ -35,7 +35,7 @@ import (
 // (otlp_grpc); a renamed one is also registered under its deprecated type
 // name (otlp), as the collector accepts it.
 func init() {
-	RegisterReceiver(otlpreceiver.NewFactory())
+	RegisterReceiver(otlpreceiver.NewFactory(), ownOTLPHTTP()) // flowlua serves its http protocol (otlphttp.go)
 
 	RegisterProcessor(batchprocessor.NewFactory())
 	RegisterProcessor(memorylimiterprocessor.NewFactory())

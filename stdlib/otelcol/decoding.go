@@ -1,47 +1,103 @@
 package otelcol
 
 import (
+	"fmt"
+	"sync/atomic"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc/encoding"
 
 	"github.com/flowlua/flowlua/stdlib/otelcol/otlpdecode"
 )
 
-// InstallGRPCCodec makes gRPC decode OTLP export requests with otlpdecode,
-// which builds the same pdata with fewer allocations and hands whatever it
-// does not handle to pdata's own decoder (fast false: every request goes
-// to pdata's decoder, and is still counted). It returns the collector of
-// flowlua_otlp_grpc_decoded_requests_total for the installed codec.
+// InstallOTLPDecoding makes flowlua decode OTLP export requests with
+// otlpdecode, which builds the same pdata with fewer allocations and hands
+// whatever it does not handle to pdata's own decoder (fast false: every
+// request goes to pdata's decoder, and is still counted). It covers both
+// transports:
 //
-// gRPC keeps one codec per name for the whole process, read by every
-// server, and allows replacing it only before servers start: call it once,
-// from the command that runs pipelines, before the first receiver is
-// built. Nothing else installs it, so `check`, `graph` and tests keep
-// gRPC's default codec.
-func InstallGRPCCodec(fast bool) (prometheus.Collector, error) {
+//  1. gRPC: it installs otlpdecode's codec as gRPC's "proto" codec. gRPC
+//     keeps one codec per name for the whole process, read by every
+//     server, and allows replacing it only before servers start.
+//  2. HTTP: the otlp receivers' HTTP servers (flowlua's, see otlphttp.go)
+//     created afterwards decode protobuf bodies with an
+//     otlpdecode.Unmarshaler of the same setting.
+//
+// It returns the collector of flowlua_otlp_grpc_decoded_requests_total
+// and flowlua_otlp_http_decoded_requests_total. Call it once, from the
+// command that runs pipelines, before the first receiver is built.
+// Nothing else installs it: `check`, `graph` and tests keep gRPC's default
+// codec, and HTTP servers the fast path, uncounted.
+//
+// An error means that the gRPC codec could not be built (pdata's message
+// wrappers changed): gRPC keeps its default codec, HTTP still follows fast,
+// uncounted.
+func InstallOTLPDecoding(fast bool) (prometheus.Collector, error) {
+	h := newHTTPDecoding(fast)
+	httpDecodingNow.Store(h)
 	c, err := otlpdecode.NewGRPCCodec(encoding.GetCodecV2("proto"), fast)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("building the OTLP/gRPC codec: %w", err)
 	}
 	encoding.RegisterCodecV2(c)
-	return decodingCollector{c}, nil
+	return decodingCollector{grpc: c, http: h}, nil
 }
 
-var decodedDesc = prometheus.NewDesc(
-	"flowlua_otlp_grpc_decoded_requests_total",
-	"OTLP/gRPC export requests decoded, by signal and decoder: fast (flowlua's) or pdata (every request with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's: a repeated attribute key, a field it does not know, malformed input).",
-	[]string{"signal", "decoder"}, nil,
+// httpDecoding is how flowlua's OTLP/HTTP servers decode request bodies,
+// and what they count: protobuf with an otlpdecode.Unmarshaler, JSON with
+// pdata's decoder.
+type httpDecoding struct {
+	proto *otlpdecode.Unmarshaler
+	json  [3]atomic.Uint64 // JSON requests by signal: traces, metrics, logs
+}
+
+func newHTTPDecoding(fast bool) *httpDecoding {
+	return &httpDecoding{proto: otlpdecode.NewUnmarshaler(fast)}
+}
+
+// httpDecodingNow is what the next OTLP/HTTP server decodes with: the
+// fast path, the default of `flowlua run`, until InstallOTLPDecoding.
+var httpDecodingNow atomic.Pointer[httpDecoding]
+
+func init() { httpDecodingNow.Store(newHTTPDecoding(true)) }
+
+func currentHTTPDecoding() *httpDecoding { return httpDecodingNow.Load() }
+
+var (
+	grpcDecodedDesc = prometheus.NewDesc(
+		"flowlua_otlp_grpc_decoded_requests_total",
+		"OTLP/gRPC export requests decoded, by signal and decoder: fast (flowlua's) or pdata (every request with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's: a repeated attribute key, a field it does not know, malformed input).",
+		[]string{"signal", "decoder"}, nil,
+	)
+	httpDecodedDesc = prometheus.NewDesc(
+		"flowlua_otlp_http_decoded_requests_total",
+		"OTLP/HTTP export request bodies decoded, by signal and decoder: fast (flowlua's, protobuf), pdata (protobuf: every body with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's) or json (pdata's JSON decoder).",
+		[]string{"signal", "decoder"}, nil,
+	)
 )
 
-// decodingCollector exposes a codec's counters.
-type decodingCollector struct{ codec *otlpdecode.Codec }
+// decodingCollector exposes the decoders' counters.
+type decodingCollector struct {
+	grpc *otlpdecode.Codec
+	http *httpDecoding
+}
 
-func (decodingCollector) Describe(ch chan<- *prometheus.Desc) { ch <- decodedDesc }
+func (decodingCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- grpcDecodedDesc
+	ch <- httpDecodedDesc
+}
 
 func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, signal := range []string{"traces", "metrics", "logs"} {
-		s := d.codec.StatsOf(signal)
-		ch <- prometheus.MustNewConstMetric(decodedDesc, prometheus.CounterValue, float64(s.Fast.Load()), signal, "fast")
-		ch <- prometheus.MustNewConstMetric(decodedDesc, prometheus.CounterValue, float64(s.Pdata.Load()), signal, "pdata")
+	count := func(desc *prometheus.Desc, n uint64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.CounterValue, float64(n), labels...)
+	}
+	for i, signal := range []string{"traces", "metrics", "logs"} {
+		s := d.grpc.StatsOf(signal)
+		count(grpcDecodedDesc, s.Fast.Load(), signal, "fast")
+		count(grpcDecodedDesc, s.Pdata.Load(), signal, "pdata")
+		h := d.http.proto.StatsOf(signal)
+		count(httpDecodedDesc, h.Fast.Load(), signal, "fast")
+		count(httpDecodedDesc, h.Pdata.Load(), signal, "pdata")
+		count(httpDecodedDesc, d.http.json[i].Load(), signal, "json")
 	}
 }

@@ -77,6 +77,11 @@
 //  4. When Run returns, the component's metrics are unregistered and its
 //     MeterProvider shut down.
 //
+// One receiver is not wholly upstream: flowlua serves the http protocol
+// of otelcol.receiver.otlp itself (otlphttp.go), so that protobuf bodies
+// are decoded by otlpdecode, and creates the upstream receiver without it.
+// The kind's takeOver hook splits the config; everything else is generic.
+//
 // Components log through the component's slog logger (a zap core bridges
 // them) and their own metrics (accepted/refused/sent/failed, queue size)
 // reach the component's Prometheus registerer.

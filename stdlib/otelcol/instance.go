@@ -79,6 +79,12 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		}
 		return inst, nil
 	}
+	upstreamCfg, part := cfg, receiverPart(nil)
+	if k.takeOver != nil {
+		if upstreamCfg, part, err = k.takeOver(s, cfg); err != nil {
+			return nil, err
+		}
+	}
 	var firstErr error // an exporter's first signal its config rules out
 	for _, sig := range telemetry.AllSignals {
 		switch {
@@ -93,7 +99,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		if k.class == classReceiver {
 			next = telemetry.Entry(next)
 		}
-		c, err := k.create(s, cfg, sig, next)
+		c, err := k.create(s, upstreamCfg, sig, next)
 		if err != nil && k.class == classExporter {
 			// An exporter is created for every signal it supports, not
 			// only those sent to it: a config may rule one out
@@ -111,6 +117,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		}
 		inst.comps = append(inst.comps, c)
 		if k.class == classReceiver {
+			if part != nil {
+				part.setConsumer(sig, next)
+			}
 			continue
 		}
 		switch sig {
@@ -127,6 +136,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	}
 	if len(inst.comps) == 0 && firstErr != nil {
 		return nil, firstErr
+	}
+	if part != nil && len(inst.comps) > 0 {
+		inst.comps = append(inst.comps, part) // started last, shut down first
 	}
 	return inst, nil
 }

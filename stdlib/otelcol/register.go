@@ -183,6 +183,21 @@ type kind struct {
 	createExtension func(s settings, cfg component.Config) (component.Component, error)
 	// exports is a zero value of the exports type, nil for receivers.
 	exports flowcomp.Exports
+
+	// takeOver, for a receiver, splits a config into the config the
+	// upstream component is created from and a part flowlua serves
+	// itself (nil: none), such as the otlp receiver's http protocol
+	// (otlphttp.go). Nil for every other kind.
+	takeOver func(s settings, cfg component.Config) (component.Config, receiverPart, error)
+}
+
+// receiverPart is what flowlua serves of a receiver instead of the
+// upstream component (see kind.takeOver). The instance hands it each
+// signal's consumer before starting it after the upstream components,
+// and shuts it down before them.
+type receiverPart interface {
+	component.Component
+	setConsumer(sig telemetry.Signal, next telemetry.Consumer)
 }
 
 // hasOutput reports whether the kind takes `output`.

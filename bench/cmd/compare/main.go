@@ -63,8 +63,6 @@ type options struct {
 	// components of the collector peer), built by the runner.
 	collectorFullBin string
 	minimalBin       string
-	// protocol is how the load generator sends: grpc (or http, json).
-	protocol string
 	// The suite (-suite, suite.go).
 	suite          bool
 	suiteFull      bool
@@ -80,6 +78,7 @@ type options struct {
 	buildOnly      bool
 	jsonOut        string
 	markdown       bool
+	protocol       string        // what the load generator sends over: grpc or http
 	cpuProfile     string        // directory for flowlua CPU profiles, "" for none
 	profileFor     time.Duration // length of each profile
 	sutCPU, genCPU string        // taskset CPU lists, empty when not pinning
@@ -90,6 +89,7 @@ type measurement struct {
 	System   string      `json:"system"`
 	Pipeline string      `json:"pipeline"`
 	Signal   wire.Signal `json:"signal"`
+	Protocol string      `json:"protocol"` // OTLP over grpc or http
 	Rep      int         `json:"rep"`
 	// Items is what the load generator sent and the sink counted.
 	Items int64 `json:"items"`
@@ -156,6 +156,7 @@ func parseFlags() (*options, error) {
 	flag.StringVar(&o.payload, "payload", "realistic", "load generator data: realistic or small (telemetrygen-like)")
 	flag.Float64Var(&o.rate, "rate", 0, "cap the load at this many items per second (0 = as fast as the system accepts); applies to every signal")
 	flag.IntVar(&o.batch, "batch", 500, "items per export request sent by the load generator")
+	flag.StringVar(&o.protocol, "protocol", "grpc", "OTLP transport of the load: grpc (RECEIVER_ENDPOINT) or http (protobuf to RECEIVER_HTTP_ENDPOINT)")
 	flag.StringVar(&o.pin, "pin", "auto", "pin with taskset: auto (if taskset exists and there are 2+ CPUs), on, off")
 	defBin := os.Getenv("FLOWLUA_BIN")
 	flag.StringVar(&o.flowluaBin, "flowlua", defBin, "flowlua binary (env FLOWLUA_BIN; default bin/flowlua at the repo root)")
@@ -231,6 +232,9 @@ func parseFlags() (*options, error) {
 	}
 	if o.reps < 1 {
 		return nil, errors.New("-reps must be at least 1")
+	}
+	if o.protocol != "grpc" && o.protocol != "http" {
+		return nil, fmt.Errorf("-protocol: want grpc or http, got %q", o.protocol)
 	}
 	o.items[wire.Traces], o.items[wire.Metrics], o.items[wire.Logs] = traces, metrics, logs
 
@@ -449,7 +453,7 @@ func checkFlowlua(bin, file string) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "check", file)
 	// Endpoints for env() in the script; check starts nothing.
-	cmd.Env = append(os.Environ(), "RECEIVER_ENDPOINT=127.0.0.1:4317", "EXPORTER_ENDPOINT=127.0.0.1:4319")
+	cmd.Env = append(os.Environ(), "RECEIVER_ENDPOINT=127.0.0.1:4317", "RECEIVER_HTTP_ENDPOINT=127.0.0.1:4318", "EXPORTER_ENDPOINT=127.0.0.1:4319")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
@@ -511,16 +515,20 @@ func (p *proc) stop() {
 
 // measure runs one measurement.
 func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Signal, rep int, logDir string) (measurement, error) {
-	m := measurement{System: sys, Pipeline: pipeline, Signal: sig, Rep: rep}
+	m := measurement{System: sys, Pipeline: pipeline, Signal: sig, Protocol: o.protocol, Rep: rep}
 	argv, err := command(o, sys, pipeline)
 	if err != nil {
 		return m, err
 	}
-	addrs, err := freePorts(5)
+	addrs, err := freePorts(6)
 	if err != nil {
 		return m, err
 	}
-	sinkGRPC, sinkHTTP, recv := addrs[0], addrs[1], addrs[2]
+	sinkGRPC, sinkHTTP, recvGRPC, recvHTTP := addrs[0], addrs[1], addrs[2], addrs[5]
+	recv := recvGRPC // where the load goes
+	if o.protocol == "http" {
+		recv = recvHTTP
+	}
 	tag := fmt.Sprintf("%s-%s-%s-%d", sys, pipeline, sig, rep)
 
 	// The sink first: an exporter that dials before its endpoint listens
@@ -541,7 +549,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	// Both systems keep their own telemetry as shipped; the collector's
 	// metrics endpoint (a fixed :8888 by default) gets a free port.
 	_, metricsPort, _ := net.SplitHostPort(addrs[3])
-	env := []string{"RECEIVER_ENDPOINT=" + recv, "EXPORTER_ENDPOINT=" + sinkGRPC, "METRICS_PORT=" + metricsPort}
+	env := []string{"RECEIVER_ENDPOINT=" + recvGRPC, "RECEIVER_HTTP_ENDPOINT=" + recvHTTP, "EXPORTER_ENDPOINT=" + sinkGRPC, "METRICS_PORT=" + metricsPort}
 	profiling := o.cpuProfile != "" && sys == "flowlua"
 	if profiling {
 		argv = slices.Clone(argv)
@@ -569,7 +577,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 
 	// The load, as a separate process pinned away from the system.
 	var out strings.Builder
-	lgArgs := []string{filepath.Join(o.benchDir, loadgenBin), "-json", "-addr", recv, "-signal", string(sig),
+	lgArgs := []string{filepath.Join(o.benchDir, loadgenBin), "-json", "-protocol", o.protocol, "-addr", recv, "-signal", string(sig),
 		"-items", strconv.FormatInt(o.items[sig], 10), "-workers", strconv.Itoa(o.workers), "-batch", strconv.Itoa(o.batch), "-payload", o.payload,
 		"-rate", strconv.FormatFloat(o.rate, 'f', -1, 64)}
 	tLoad := time.Now()
@@ -787,7 +795,7 @@ func printSummary(w io.Writer, o *options, all []measurement, notes map[string]b
 	if o.rate > 0 {
 		rate = fmt.Sprintf("at most %.0f items/s", o.rate)
 	}
-	fmt.Fprintf(w, "\nMedians of %d repetition(s); %s payload, %d workers x %d items per request, %s; %s.\n\n", o.reps, o.payload, o.workers, o.batch, rate, pin)
+	fmt.Fprintf(w, "\nMedians of %d repetition(s); OTLP/%s load, %s payload, %d workers x %d items per request, %s; %s.\n\n", o.reps, strings.ToUpper(o.protocol), o.payload, o.workers, o.batch, rate, pin)
 	header := []string{"system", "pipeline", "signal", "items", "CPU-s", "items/CPU-s", "±%", "peak RSS MB", "startup ms", "util", "other cores", "flowlua/peer items/CPU-s", "flowlua/peer RSS"}
 	var rows [][]string
 	for _, s := range sums {

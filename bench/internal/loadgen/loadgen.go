@@ -1,13 +1,15 @@
-// Package loadgen drives OTLP/gRPC export load at an address: N concurrent
-// workers, each on its own connection, resend one pre-built request (see
-// package gen) without compression until a fixed item count or a duration is
-// reached.
+// Package loadgen drives OTLP export load at an address, over gRPC or
+// HTTP (protobuf bodies): N concurrent workers, each on its own connection,
+// resend one pre-built request (see package gen) without compression until
+// a fixed item count or a duration is reached.
 package loadgen
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,8 +23,12 @@ import (
 
 // Config describes one load run.
 type Config struct {
-	// Addr is the OTLP/gRPC endpoint, host:port.
+	// Addr is the OTLP endpoint, host:port.
 	Addr string
+	// Protocol is "grpc" (the default) or "http": each request is then a
+	// POST of the protobuf bytes to http://Addr/v1/<signal>, on a
+	// kept-alive connection per worker.
+	Protocol string
 	// Signal selects traces, metrics or logs.
 	Signal wire.Signal
 	// Payload selects the generated data (default gen.Realistic).
@@ -83,7 +89,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	req := &wire.Raw{B: body}
 
 	var requests int64 = -1 // unlimited
 	if cfg.Items > 0 {
@@ -95,22 +100,19 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		defer cancel()
 	}
 
-	conns := make([]*grpc.ClientConn, cfg.Workers)
-	for i := range conns {
-		c, err := grpc.NewClient(cfg.Addr,
-			grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithDefaultCallOptions(grpc.ForceCodecV2(wire.Codec{})))
+	senders := make([]sender, cfg.Workers)
+	for i := range senders {
+		s, err := newSender(cfg, body)
 		if err != nil {
-			return Result{}, fmt.Errorf("loadgen: dial %s: %w", cfg.Addr, err)
+			return Result{}, err
 		}
-		defer c.Close()
-		conns[i] = c
+		defer s.close()
+		senders[i] = s
 	}
 
 	var claimed, items, failed, okReqs atomic.Int64
 	var errOnce sync.Once
 	var firstErr string
-	method := cfg.Signal.Method()
 	start := time.Now()
 	var wg sync.WaitGroup
 	// With a rate, each worker sends on its own schedule of one request per
@@ -120,9 +122,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Rate > 0 {
 		interval = time.Duration(float64(time.Second) * float64(cfg.Batch) * float64(cfg.Workers) / cfg.Rate)
 	}
-	for i, c := range conns {
+	for i, c := range senders {
 		wg.Go(func() {
-			var resp wire.Raw
 			next := start.Add(interval * time.Duration(i) / time.Duration(cfg.Workers))
 			for ctx.Err() == nil {
 				if requests >= 0 && claimed.Add(1) > requests {
@@ -142,7 +143,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 					next = next.Add(interval)
 				}
 				cctx, cancel := context.WithTimeout(ctx, cfg.RequestTimeout)
-				err := c.Invoke(cctx, method, req, &resp)
+				resp, err := c.send(cctx)
 				cancel()
 				if err != nil {
 					if ctx.Err() != nil || nearDeadline(ctx) {
@@ -155,7 +156,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 					errOnce.Do(func() { firstErr = err.Error() })
 					continue
 				}
-				rejected, msg, err := wire.Rejected(resp.B)
+				rejected, msg, err := wire.Rejected(resp)
 				if err == nil && rejected > 0 {
 					failed.Add(rejected)
 					errOnce.Do(func() { firstErr = "partial success: " + msg })
@@ -186,3 +187,80 @@ func nearDeadline(ctx context.Context) bool {
 	d, ok := ctx.Deadline()
 	return ok && time.Until(d) < 100*time.Millisecond
 }
+
+// sender sends the run's request on one connection.
+type sender interface {
+	// send exports the request once and returns the response's protobuf
+	// bytes (an Export*ServiceResponse), valid until the next send.
+	send(ctx context.Context) ([]byte, error)
+	close()
+}
+
+// newSender returns a sender of body for cfg's protocol.
+func newSender(cfg Config, body []byte) (sender, error) {
+	switch cfg.Protocol {
+	case "", "grpc":
+		c, err := grpc.NewClient(cfg.Addr,
+			grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithDefaultCallOptions(grpc.ForceCodecV2(wire.Codec{})))
+		if err != nil {
+			return nil, fmt.Errorf("loadgen: dial %s: %w", cfg.Addr, err)
+		}
+		return &grpcSender{conn: c, method: cfg.Signal.Method(), req: &wire.Raw{B: body}}, nil
+	case "http":
+		// One transport per worker: its own kept-alive connection.
+		tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true}
+		return &httpSender{
+			client: &http.Client{Transport: tr},
+			url:    "http://" + cfg.Addr + "/v1/" + string(cfg.Signal),
+			body:   body,
+		}, nil
+	}
+	return nil, fmt.Errorf("loadgen: unknown protocol %q (want grpc or http)", cfg.Protocol)
+}
+
+type grpcSender struct {
+	conn   *grpc.ClientConn
+	method string
+	req    *wire.Raw
+	resp   wire.Raw
+}
+
+func (g *grpcSender) send(ctx context.Context) ([]byte, error) {
+	if err := g.conn.Invoke(ctx, g.method, g.req, &g.resp); err != nil {
+		return nil, err
+	}
+	return g.resp.B, nil
+}
+
+func (g *grpcSender) close() { _ = g.conn.Close() }
+
+type httpSender struct {
+	client *http.Client
+	url    string
+	body   []byte
+	resp   bytes.Buffer
+}
+
+func (h *httpSender) send(ctx context.Context) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(h.body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	h.resp.Reset()
+	if _, err := h.resp.ReadFrom(resp.Body); err != nil {
+		return nil, fmt.Errorf("reading the response: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(h.resp.Bytes()))
+	}
+	return h.resp.Bytes(), nil
+}
+
+func (h *httpSender) close() { h.client.CloseIdleConnections() }

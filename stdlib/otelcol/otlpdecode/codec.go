@@ -112,10 +112,12 @@ func NewGRPCCodec(delegate encoding.CodecV2, fast bool) (*Codec, error) {
 
 // StatsOf returns the counters of one signal: "traces", "metrics" or
 // "logs"; nil for any other name.
-func (c *Codec) StatsOf(signal string) *Stats {
+func (c *Codec) StatsOf(signal string) *Stats { return statsOf(&c.stats, signal) }
+
+func statsOf(stats *[3]Stats, signal string) *Stats {
 	for i, s := range signalNames {
 		if s == signal {
-			return &c.stats[i]
+			return &stats[i]
 		}
 	}
 	return nil
@@ -157,29 +159,40 @@ func (c *Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	return c.delegate.Unmarshal(data, v)
 }
 
-// fast decodes data into v and reports whether it did. A panic in the fast
-// path (a bug: the tests and fuzzing look for them) is logged once and
-// leaves the request to pdata rather than taking the process down.
-func (c *Codec) fast(r request, data mem.BufferSlice, v any) (ok bool) {
+// fast decodes data into v and reports whether it did.
+func (c *Codec) fast(r request, data mem.BufferSlice, v any) bool {
 	buf := data.MaterializeToBuffer(bufferPool)
 	defer buf.Free()
+	msg, ok := guarded(buf.ReadOnlyData(), r.decode)
+	if ok {
+		reflect.ValueOf(v).Elem().Set(msg)
+	}
+	return ok
+}
+
+// guarded decodes buf with decode and a pooled decoder and reports
+// whether it did. A panic in the fast path (a bug: the tests and fuzzing
+// look for them) is logged once and leaves the request to pdata rather
+// than taking the process down.
+func guarded[T any](buf []byte, decode func(*decoder, []byte) (T, error)) (out T, ok bool) {
 	d := decoders.Get().(*decoder)
 	defer func() {
 		if p := recover(); p != nil {
 			panicOnce.Do(func() {
 				slog.Error("OTLP fast decoding panicked; the request goes to pdata's decoder", "panic", p, "stack", string(debug.Stack()))
 			})
-			ok = false
+			var zero T
+			out, ok = zero, false
 			return
 		}
 		decoders.Put(d)
 	}()
-	msg, err := r.decode(d, buf.ReadOnlyData())
+	out, err := decode(d, buf)
 	if err != nil {
-		return false
+		var zero T
+		return zero, false
 	}
-	reflect.ValueOf(v).Elem().Set(msg)
-	return true
+	return out, true
 }
 
 var panicOnce sync.Once

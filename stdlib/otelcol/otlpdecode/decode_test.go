@@ -19,10 +19,13 @@ import (
 // signal is one OTLP signal as the tests see it: pdata's own decoder, this
 // package's, and pdata's encoder, all on protobuf bytes.
 type signal struct {
-	name   string
-	pdata  func([]byte) ([]byte, error) // decode with pdata, re-encode
-	fast   func(*decoder, []byte) ([]byte, error)
-	inputs func(t testing.TB) [][]byte
+	name  string
+	pdata func([]byte) ([]byte, error) // decode with pdata, re-encode
+	fast  func(*decoder, []byte) ([]byte, error)
+	// unmarshal decodes with an Unmarshaler (the OTLP/HTTP entry point)
+	// and re-encodes.
+	unmarshal func(*Unmarshaler, []byte) ([]byte, error)
+	inputs    func(t testing.TB) [][]byte
 }
 
 var signals = []signal{
@@ -37,6 +40,13 @@ var signals = []signal{
 		},
 		fast: func(d *decoder, b []byte) ([]byte, error) {
 			td, err := d.traces(b)
+			if err != nil {
+				return nil, err
+			}
+			return (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+		},
+		unmarshal: func(u *Unmarshaler, b []byte) ([]byte, error) {
+			td, err := u.UnmarshalTraces(b)
 			if err != nil {
 				return nil, err
 			}
@@ -60,6 +70,13 @@ var signals = []signal{
 			}
 			return (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
 		},
+		unmarshal: func(u *Unmarshaler, b []byte) ([]byte, error) {
+			md, err := u.UnmarshalMetrics(b)
+			if err != nil {
+				return nil, err
+			}
+			return (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+		},
 		inputs: metricInputs,
 	},
 	{
@@ -73,6 +90,13 @@ var signals = []signal{
 		},
 		fast: func(d *decoder, b []byte) ([]byte, error) {
 			ld, err := d.logs(b)
+			if err != nil {
+				return nil, err
+			}
+			return (&plog.ProtoMarshaler{}).MarshalLogs(ld)
+		},
+		unmarshal: func(u *Unmarshaler, b []byte) ([]byte, error) {
+			ld, err := u.UnmarshalLogs(b)
 			if err != nil {
 				return nil, err
 			}

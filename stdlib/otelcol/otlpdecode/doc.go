@@ -26,6 +26,6 @@
 // installed (by flowlua's run command, since gRPC's codecs are
 // process-wide), the collector's OTLP receivers hosted by flowlua use it
 // for gRPC requests. Its StatsOf counts, per signal, what it decoded and
-// what it left to pdata. OTLP/HTTP requests are decoded by
-// the receiver itself, with pdata.
+// what it left to pdata. An Unmarshaler does the same for whole protobuf
+// bodies: flowlua's OTLP/HTTP handler (stdlib/otelcol) decodes with it.
 package otlpdecode
