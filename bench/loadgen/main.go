@@ -23,7 +23,7 @@ import (
 func main() {
 	var cfg loadgen.Config
 	sig := flag.String("signal", "traces", "signal to send: traces, metrics or logs")
-	payload := flag.String("payload", "realistic", "generated data: realistic or small (telemetrygen-like)")
+	payload := flag.String("payload", "realistic", "generated data: realistic, small (telemetrygen-like) or oneattr (one attribute per item; metrics: one Sum of all points)")
 	asJSON := flag.Bool("json", false, "print the result as one JSON object")
 	flag.StringVar(&cfg.Addr, "addr", "", "OTLP/gRPC endpoint host:port (required)")
 	flag.IntVar(&cfg.Workers, "workers", 4, "concurrent workers, one connection each")
