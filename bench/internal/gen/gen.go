@@ -343,11 +343,11 @@ func OneAttrTraces(n int) ptrace.Traces {
 		sp := ss.Spans().AppendEmpty()
 		sp.SetTraceID([16]byte{1, byte(j), byte(j >> 8), byte(j >> 16)})
 		sp.SetSpanID([8]byte{2, byte(j), byte(j >> 8), byte(j >> 16)})
-		sp.SetName("op")
+		sp.SetName("span")
 		sp.SetKind(ptrace.SpanKindServer)
 		sp.SetStartTimestamp(now)
 		sp.SetEndTimestamp(now + 1000)
-		sp.Attributes().PutStr("k", "v")
+		sp.Attributes().PutStr("key", "value")
 	}
 	return td
 }
@@ -372,7 +372,7 @@ func OneAttrMetrics(n int) pmetric.Metrics {
 		dp.SetStartTimestamp(now - 1000)
 		dp.SetTimestamp(now)
 		dp.SetIntValue(int64(j))
-		dp.Attributes().PutStr("k", "v")
+		dp.Attributes().PutStr("key", "value")
 	}
 	return md
 }
@@ -389,8 +389,8 @@ func OneAttrLogs(n int) plog.Logs {
 	for range n {
 		lr := sl.LogRecords().AppendEmpty()
 		lr.SetTimestamp(now)
-		lr.Body().SetStr("hello")
-		lr.Attributes().PutStr("k", "v")
+		lr.Body().SetStr("hello world")
+		lr.Attributes().PutStr("key", "value")
 	}
 	return ld
 }
