@@ -142,6 +142,11 @@ func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs 
 	if kvs.n == 0 {
 		return nil
 	}
+	if d.slabs && m.Len() == 0 {
+		if ok, err := d.attributesSlab(m, b, num, kvs); ok || err != nil {
+			return err
+		}
+	}
 	m.EnsureCapacity(kvs.n)
 	if kvs.n <= len(kvs.first) {
 		for _, kv := range kvs.first[:kvs.n] {
@@ -247,6 +252,11 @@ func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
 func (d *decoder) value(v pcommon.Value, b []byte) error {
 	if len(b) == 0 {
 		return nil
+	}
+	if d.slabs {
+		if ok, err := d.setScalar(v, b); ok || err != nil {
+			return err
+		}
 	}
 	f := fields(b)
 	if !f.next() || !f.done() {

@@ -135,6 +135,27 @@ type decoder struct {
 	strings *internTable
 	u64     []uint64  // scratch for packed fixed64 and varint fields
 	f64     []float64 // scratch for packed doubles
+
+	// slabs is set while a request is decoded with slabs (see arena.go);
+	// the chunks hand out KeyValues and value boxes; left is how many
+	// items of the current list are still to decode, which sizes new
+	// chunks.
+	slabs                      bool
+	kvs, strs, i64s, f64s, bls chunk
+	asInts, asDoubles          chunk
+	left                       int
+}
+
+// begin prepares d for a request: slabs on when allowed.
+func (d *decoder) begin() {
+	d.slabs, d.left = slabsOn(), 0
+}
+
+// end drops what d still holds of the request, so that a pooled decoder
+// pins nothing of it and no chunk is shared by two requests.
+func (d *decoder) end() {
+	d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
+	d.asInts, d.asDoubles = chunk{}, chunk{}
 }
 
 // internBits sizes the intern table: 1024 entries.
