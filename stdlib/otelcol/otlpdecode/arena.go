@@ -409,8 +409,8 @@ func (d *decoder) attributesSlab(m pcommon.Map, b []byte, num protowire.Number, 
 		}
 	}()
 	if n <= len(kvs.first) {
-		for _, kv := range kvs.first[:n] {
-			if ok, err = put(kv); !ok {
+		for _, at := range kvs.first[:n] {
+			if ok, err = put(b[at[0]:at[1]]); !ok {
 				return false, err
 			}
 		}

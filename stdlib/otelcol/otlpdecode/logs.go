@@ -67,7 +67,7 @@ func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
 				return err
 			}
 		case f.num == 6 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 7 && f.typ == protowire.VarintType:
 			lr.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 8 && f.typ == protowire.Fixed32Type:

@@ -69,7 +69,7 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 				return err
 			}
 		case 12:
-			meta.add(f.data())
+			meta.add(f.lo, f.hi)
 		default:
 			return errUnsupported
 		}
@@ -158,7 +158,7 @@ func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -200,7 +200,7 @@ func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) erro
 	for f.next() {
 		switch {
 		case f.num == 9 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -256,7 +256,7 @@ func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, bu
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -339,7 +339,7 @@ func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -404,7 +404,7 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 		for g.next() {
 			switch {
 			case g.num == 7 && g.typ == protowire.BytesType:
-				kvs.add(g.data())
+				kvs.add(g.lo, g.hi)
 			case g.num == 2 && g.typ == protowire.Fixed64Type:
 				e.SetTimestamp(pcommon.Timestamp(g.u))
 			case g.num == 3 && g.typ == protowire.Fixed64Type:

@@ -86,7 +86,7 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 		case f.num == 8 && f.typ == protowire.Fixed64Type:
 			sp.SetEndTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 9 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 10 && f.typ == protowire.VarintType:
 			sp.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 11 && f.typ == protowire.BytesType:
@@ -161,7 +161,7 @@ func (d *decoder) event(e ptrace.SpanEvent, buf []byte) error {
 		case f.num == 2 && f.typ == protowire.BytesType:
 			e.SetName(d.str(f.data()))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 4 && f.typ == protowire.VarintType:
 			e.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -194,7 +194,7 @@ func (d *decoder) link(l ptrace.SpanLink, buf []byte) error {
 		case f.num == 3 && f.typ == protowire.BytesType:
 			l.TraceState().FromRaw(d.str(f.data()))
 		case f.num == 4 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 5 && f.typ == protowire.VarintType:
 			l.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 6 && f.typ == protowire.Fixed32Type:
