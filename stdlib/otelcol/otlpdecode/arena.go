@@ -1,6 +1,8 @@
 package otlpdecode
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"reflect"
 	"unsafe"
 
@@ -364,37 +366,26 @@ func (d *decoder) attributesSlab(m pcommon.Map, b []byte, num protowire.Number, 
 	put := func(kv []byte) (bool, error) {
 		p := unsafe.Add(base, uintptr(at)*layout.kv.size)
 		at++
-		var key string
-		var val []byte
-		var once singular
-		f := fields(kv)
-		for f.next() {
-			switch f.num {
-			case 1:
-				if f.typ != protowire.BytesType {
-					return false, errUnsupported
-				}
-				key = d.str(f.data())
-			case 2:
-				if f.typ != protowire.BytesType {
-					return false, errUnsupported
-				}
-				if err := once.first(2); err != nil {
-					return false, err
-				}
-				val = f.data()
-			default:
-				return false, errUnsupported
+		var x any
+		e, slot := d.pairs.lookup(kv)
+		if e != nil {
+			x = d.boxPair(e)
+		} else {
+			key, val, err := keyValueFields(kv)
+			if err != nil {
+				return false, err
 			}
+			k := d.str(key)
+			var ok bool
+			if x, ok, err = d.scalar(val); !ok {
+				return false, err
+			}
+			d.pairs.remember(slot, kv, k, x)
+			*(*string)(unsafe.Add(p, layout.kvKey)) = k
+			*(*any)(unsafe.Add(p, layout.kvValue)) = x
+			return true, nil
 		}
-		if f.bad {
-			return false, errUnsupported
-		}
-		x, ok, err := d.scalar(val)
-		if !ok {
-			return false, err
-		}
-		*(*string)(unsafe.Add(p, layout.kvKey)) = key
+		*(*string)(unsafe.Add(p, layout.kvKey)) = e.key
 		*(*any)(unsafe.Add(p, layout.kvValue)) = x
 		return true, nil
 	}
@@ -430,4 +421,144 @@ func (d *decoder) attributesSlab(m pcommon.Map, b []byte, num protowire.Number, 
 	}
 	*(*rawSlice)(origOf(unsafe.Pointer(&m))) = rawSlice{data: base, len: n, cap: n}
 	return true, nil
+}
+
+// keyValueFields splits a KeyValue payload into its key's bytes and its
+// value's (AnyValue) payload.
+func keyValueFields(kv []byte) (key, val []byte, err error) {
+	var once singular
+	f := fields(kv)
+	for f.next() {
+		switch f.num {
+		case 1:
+			if f.typ != protowire.BytesType {
+				return nil, nil, errUnsupported
+			}
+			key = f.data()
+		case 2:
+			if f.typ != protowire.BytesType {
+				return nil, nil, errUnsupported
+			}
+			if err := once.first(2); err != nil {
+				return nil, nil, err
+			}
+			val = f.data()
+		default:
+			return nil, nil, errUnsupported
+		}
+	}
+	if f.bad {
+		return nil, nil, errUnsupported
+	}
+	return key, val, nil
+}
+
+// A pair is an attribute (a KeyValue payload) seen before, with what it
+// decoded to: attributes such as method=GET recur across the items of a
+// request, and a hit costs one hash and one comparison of the payload
+// instead of decoding it and interning its key and value. A payload is
+// kept the second time its slot sees it (so that a unique attribute, such
+// as a URL path, costs no copy), only with a scalar value, and only in an
+// empty slot; the table is cleared every pairsReset requests so that it
+// follows the traffic. It lives in the pooled decoder, as the intern
+// table does.
+type pair struct {
+	raw  string // the KeyValue payload
+	seen uint64 // the hash of the last payload that missed this empty slot
+	key  string
+	kind uint8 // 0 empty, 1 string, 2 bool, 3 int, 4 double
+	s    string
+	u    uint64
+}
+
+const (
+	pairBits   = 8
+	maxPair    = 96 // longest payload kept
+	pairsReset = 256
+)
+
+type pairTable struct {
+	slots    [1 << pairBits]pair
+	requests int
+}
+
+// begin counts a request and clears the table every pairsReset.
+func (t *pairTable) begin() {
+	if t.requests++; t.requests >= pairsReset {
+		t.slots, t.requests = [1 << pairBits]pair{}, 0
+	}
+}
+
+// lookup returns the pair kv decoded to, else nil and the slot where its
+// decoding should be remembered (-1: not this time).
+func (t *pairTable) lookup(kv []byte) (*pair, int) {
+	n := len(kv)
+	if n < 2 || n > maxPair {
+		return nil, -1
+	}
+	var w uint64
+	if n >= 8 {
+		w = binary.LittleEndian.Uint64(kv) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(kv[n-8:]), 29)
+	} else {
+		for _, c := range kv {
+			w = w<<8 | uint64(c)
+		}
+	}
+	h := (w ^ uint64(n)) * 0x9E3779B97F4A7C15
+	i := int(h >> (64 - pairBits))
+	e := &t.slots[i]
+	if e.raw == string(kv) {
+		return e, i
+	}
+	if e.raw != "" {
+		return nil, -1
+	}
+	if e.seen != h {
+		e.seen = h
+		return nil, -1
+	}
+	return nil, i
+}
+
+// remember keeps in slot that kv decoded to key and the scalar x.
+func (t *pairTable) remember(slot int, kv []byte, key string, x any) {
+	if slot < 0 {
+		return
+	}
+	e := pair{key: key}
+	if x != nil {
+		v := (*eface)(unsafe.Pointer(&x))
+		switch v.typ {
+		case layout.str.word:
+			e.kind, e.s = 1, *(*string)(v.data)
+		case layout.bool.word:
+			e.kind = 2
+			if *(*bool)(v.data) {
+				e.u = 1
+			}
+		case layout.i64.word:
+			e.kind, e.u = 3, *(*uint64)(v.data)
+		case layout.f64.word:
+			e.kind, e.u = 4, *(*uint64)(v.data)
+		default:
+			return
+		}
+	}
+	e.raw = string(kv)
+	t.slots[slot] = e
+}
+
+// boxPair returns a new box of e's value.
+func (d *decoder) boxPair(e *pair) any {
+	switch e.kind {
+	case 1:
+		return d.boxStr(e.s)
+	case 2:
+		return d.boxBool(e.u != 0)
+	case 3:
+		return d.box64(layout.i64, &d.i64s, e.u)
+	case 4:
+		return d.box64(layout.f64, &d.f64s, e.u)
+	}
+	return nil
 }

@@ -150,3 +150,38 @@ func TestSlabsOffWithPooling(t *testing.T) {
 func setGate(id string, on bool) error {
 	return featuregate.GlobalRegistry().Set(id, on)
 }
+
+// TestPairs checks that an attribute recurring across items is decoded
+// from the pair table, to the same data, request after request, and that
+// a pair's value is still a box of its own in every item.
+func TestPairs(t *testing.T) {
+	d := newDecoder()
+	in := oneAttrLogs(50)
+	want, err := signals[2].pdata(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		got, err := signals[2].fast(d, in)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("got %v or different data", err)
+		}
+	}
+	found := false
+	for _, e := range d.pairs.slots {
+		found = found || e.raw != "" && e.key == "key" && e.kind == 1 && e.s == "value"
+	}
+	if !found {
+		t.Fatal("key=value not in the pair table")
+	}
+	ld, err := d.logs(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lrs := ld.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+	v0, _ := lrs.At(0).Attributes().Get("key")
+	v0.SetStr("changed")
+	if v1, _ := lrs.At(1).Attributes().Get("key"); v1.Str() != "value" {
+		t.Fatalf("a change of one item's value shows in another: %q", v1.Str())
+	}
+}

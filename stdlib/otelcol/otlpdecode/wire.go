@@ -130,6 +130,7 @@ func count(b []byte, num protowire.Number) (int, error) {
 // keys, methods, service names) is allocated once, not once per item.
 type decoder struct {
 	strings *internTable
+	pairs   *pairTable // attributes seen before (arena.go)
 	u64     []uint64  // scratch for packed fixed64 and varint fields
 	f64     []float64 // scratch for packed doubles
 
@@ -146,6 +147,10 @@ type decoder struct {
 // begin prepares d for a request: slabs on when allowed.
 func (d *decoder) begin() {
 	d.slabs, d.left = slabsOn(), 0
+	if d.pairs == nil {
+		d.pairs = new(pairTable)
+	}
+	d.pairs.begin()
 }
 
 // end drops what d still holds of the request, so that a pooled decoder
