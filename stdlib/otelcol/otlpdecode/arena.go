@@ -93,16 +93,22 @@ type chunk struct {
 	used, cap int
 }
 
-// maxChunk bounds a chunk of KeyValues or boxes, so that what a kept item
-// pins of its request stays bounded.
-const maxChunk = 1024
+// maxChunk bounds a chunk of KeyValues, boxes or items (unless one list
+// needs more), so that what a kept item pins of its request stays
+// bounded; minChunk is the least a new chunk holds, so that many short
+// lists (a metric of ten points) share chunks rather than each making its
+// own.
+const (
+	maxChunk = 1024
+	minChunk = 64
+)
 
 // take returns n consecutive zero elements of kind k, from c when it has
 // room, else from a new chunk sized for hint elements (what the rest of the
 // list will likely need).
 func (c *chunk) take(k *slabKind, n, hint int) unsafe.Pointer {
 	if c.cap-c.used < n {
-		size := max(n, min(hint, maxChunk))
+		size := max(n, min(max(hint, minChunk), maxChunk))
 		c.base, c.used, c.cap = k.make(size), 0, size
 	}
 	p := unsafe.Add(c.base, uintptr(c.used)*k.size)
@@ -259,19 +265,14 @@ type rawSlice struct {
 	len, cap int
 }
 
-// fillItems appends n new zero items of kind k, from one allocation, to
-// the list whose orig (a *[]*T) is at origp.
-func fillItems(origp unsafe.Pointer, k *slabKind, n int) {
+// fillItems appends n new zero items of kind k, carved from c, to the list
+// whose orig (a *[]*T) is at origp; the caller made room (EnsureCapacity).
+func fillItems(origp unsafe.Pointer, k *slabKind, c *chunk, n int) {
 	if n == 0 {
 		return
 	}
 	s := (*[]unsafe.Pointer)(origp)
-	base := k.make(n)
-	if cap(*s)-len(*s) < n {
-		grown := make([]unsafe.Pointer, len(*s), len(*s)+n)
-		copy(grown, *s)
-		*s = grown
-	}
+	base := c.take(k, n, n)
 	for i := range n {
 		*s = append(*s, unsafe.Add(base, uintptr(i)*k.size))
 	}

@@ -307,6 +307,9 @@ func BenchmarkDecodeSmall(b *testing.B) {
 		{"logs-oneattr", oneAttrLogs(500),
 			func(in []byte) error { _, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in); return err },
 			func(d *decoder, in []byte) error { _, err := d.logs(in); return err }},
+		{"metrics-small", smallMetrics(500),
+			func(in []byte) error { _, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.metrics(in); return err }},
 		{"logs-small", smallLogs(500),
 			func(in []byte) error { _, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in); return err },
 			func(d *decoder, in []byte) error { _, err := d.logs(in); return err }},
@@ -332,4 +335,30 @@ func BenchmarkDecodeSmall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// smallMetrics is bench/'s "small" metrics payload: gauges of ten double
+// points, each with one int attribute.
+func smallMetrics(n int) []byte {
+	md := pmetric.NewMetrics()
+	rm := md.ResourceMetrics().AppendEmpty()
+	rm.Resource().Attributes().PutStr("service.name", "telemetrygen")
+	sm := rm.ScopeMetrics().AppendEmpty()
+	var g pmetric.Gauge
+	for j := range n {
+		if j%10 == 0 {
+			m := sm.Metrics().AppendEmpty()
+			m.SetName(fmt.Sprintf("gen.%d", j/10))
+			g = m.SetEmptyGauge()
+		}
+		dp := g.DataPoints().AppendEmpty()
+		dp.SetTimestamp(1234567890)
+		dp.SetDoubleValue(float64(j))
+		dp.Attributes().PutInt("index", int64(j%10))
+	}
+	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -93,7 +93,7 @@ func (d *decoder) numberPoints(dps pmetric.NumberDataPointSlice) (func(int), fun
 			dps.EnsureCapacity(n)
 			if d.slabs {
 				at = dps.Len()
-				fillItems(origOf(unsafe.Pointer(&dps)), layout.point, n)
+				fillItems(origOf(unsafe.Pointer(&dps)), layout.point, &d.points, n)
 				d.left = n
 			}
 		}, func(b []byte) error {

@@ -131,8 +131,8 @@ func count(b []byte, num protowire.Number) (int, error) {
 type decoder struct {
 	strings *internTable
 	pairs   *pairTable // attributes seen before (arena.go)
-	u64     []uint64  // scratch for packed fixed64 and varint fields
-	f64     []float64 // scratch for packed doubles
+	u64     []uint64   // scratch for packed fixed64 and varint fields
+	f64     []float64  // scratch for packed doubles
 
 	// slabs is set while a request is decoded with slabs (see arena.go);
 	// the chunks hand out KeyValues and value boxes; left is how many
@@ -141,6 +141,7 @@ type decoder struct {
 	slabs                      bool
 	kvs, strs, i64s, f64s, bls chunk
 	asInts, asDoubles          chunk
+	spans, records, points     chunk
 	left                       int
 }
 
@@ -158,6 +159,7 @@ func (d *decoder) begin() {
 func (d *decoder) end() {
 	d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
 	d.asInts, d.asDoubles = chunk{}, chunk{}
+	d.spans, d.records, d.points = chunk{}, chunk{}, chunk{}
 }
 
 // internBits sizes the intern table: 1024 entries.
