@@ -24,7 +24,7 @@ import (
 func main() {
 	var cfg loadgen.Config
 	sig := flag.String("signal", "traces", "signal to send: traces, metrics or logs")
-	payload := flag.String("payload", "realistic", "generated data: realistic or small (telemetrygen-like)")
+	payload := flag.String("payload", "realistic", "generated data: realistic, small (telemetrygen-like) or oneattr (one attribute per item; metrics: one Sum of all points)")
 	asJSON := flag.Bool("json", false, "print the result as one JSON object")
 	flag.StringVar(&cfg.Addr, "addr", "", "OTLP endpoint host:port (required)")
 	flag.StringVar(&cfg.Protocol, "protocol", "grpc", "grpc, or http: POST protobuf to http://ADDR/v1/<signal>")

@@ -153,7 +153,7 @@ func parseFlags() (*options, error) {
 	flag.Int64Var(&metrics, "metrics-items", 6_000_000, "data points per metrics run")
 	flag.Int64Var(&logs, "logs-items", 4_000_000, "log records per logs run")
 	flag.IntVar(&o.workers, "workers", 4, "load generator workers (one connection each)")
-	flag.StringVar(&o.payload, "payload", "realistic", "load generator data: realistic or small (telemetrygen-like)")
+	flag.StringVar(&o.payload, "payload", "realistic", "load generator data: realistic, small (telemetrygen-like) or oneattr (one attribute per item; metrics: one Sum of all points)")
 	flag.Float64Var(&o.rate, "rate", 0, "cap the load at this many items per second (0 = as fast as the system accepts); applies to every signal")
 	flag.IntVar(&o.batch, "batch", 500, "items per export request sent by the load generator")
 	flag.StringVar(&o.protocol, "protocol", "grpc", "OTLP transport of the load: grpc (RECEIVER_ENDPOINT) or http (protobuf to RECEIVER_HTTP_ENDPOINT)")

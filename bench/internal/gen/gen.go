@@ -251,15 +251,20 @@ const (
 	// attribute, logs with a short body and one attribute. It shows how
 	// much of a figure is per-item overhead rather than per-byte work.
 	Small Payload = "small"
+	// OneAttr is small items of every signal carrying one attribute each:
+	// one resource attribute; spans with one attribute; metrics as ONE
+	// monotonic cumulative int Sum per request whose points carry one
+	// attribute each; logs with a short body and one attribute.
+	OneAttr Payload = "oneattr"
 )
 
 // ParsePayload validates a payload name.
 func ParsePayload(s string) (Payload, error) {
 	switch Payload(s) {
-	case Realistic, Small:
+	case Realistic, Small, OneAttr:
 		return Payload(s), nil
 	}
-	return "", fmt.Errorf("unknown payload %q (want realistic or small)", s)
+	return "", fmt.Errorf("unknown payload %q (want realistic, small or oneattr)", s)
 }
 
 // SmallTraces returns n small spans under one resource and scope.
@@ -324,9 +329,86 @@ func SmallLogs(n int) plog.Logs {
 	return ld
 }
 
+// OneAttrTraces returns n spans with one attribute each under one resource
+// (one attribute) and scope.
+func OneAttrTraces(n int) ptrace.Traces {
+	td := ptrace.NewTraces()
+	rs := td.ResourceSpans().AppendEmpty()
+	rs.Resource().Attributes().PutStr("service.name", "oneattr")
+	ss := rs.ScopeSpans().AppendEmpty()
+	ss.Scope().SetName("oneattr")
+	now := pcommon.NewTimestampFromTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	ss.Spans().EnsureCapacity(n)
+	for j := range n {
+		sp := ss.Spans().AppendEmpty()
+		sp.SetTraceID([16]byte{1, byte(j), byte(j >> 8), byte(j >> 16)})
+		sp.SetSpanID([8]byte{2, byte(j), byte(j >> 8), byte(j >> 16)})
+		sp.SetName("span")
+		sp.SetKind(ptrace.SpanKindServer)
+		sp.SetStartTimestamp(now)
+		sp.SetEndTimestamp(now + 1000)
+		sp.Attributes().PutStr("key", "value")
+	}
+	return td
+}
+
+// OneAttrMetrics returns ONE monotonic cumulative int Sum of n points,
+// each with one attribute.
+func OneAttrMetrics(n int) pmetric.Metrics {
+	md := pmetric.NewMetrics()
+	rm := md.ResourceMetrics().AppendEmpty()
+	rm.Resource().Attributes().PutStr("service.name", "oneattr")
+	sm := rm.ScopeMetrics().AppendEmpty()
+	sm.Scope().SetName("oneattr")
+	now := pcommon.NewTimestampFromTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	m := sm.Metrics().AppendEmpty()
+	m.SetName("requests")
+	s := m.SetEmptySum()
+	s.SetIsMonotonic(true)
+	s.SetAggregationTemporality(pmetric.AggregationTemporalityCumulative)
+	s.DataPoints().EnsureCapacity(n)
+	for j := range n {
+		dp := s.DataPoints().AppendEmpty()
+		dp.SetStartTimestamp(now - 1000)
+		dp.SetTimestamp(now)
+		dp.SetIntValue(int64(j))
+		dp.Attributes().PutStr("key", "value")
+	}
+	return md
+}
+
+// OneAttrLogs returns n log records with a short body and one attribute.
+func OneAttrLogs(n int) plog.Logs {
+	ld := plog.NewLogs()
+	rl := ld.ResourceLogs().AppendEmpty()
+	rl.Resource().Attributes().PutStr("service.name", "oneattr")
+	sl := rl.ScopeLogs().AppendEmpty()
+	sl.Scope().SetName("oneattr")
+	now := pcommon.NewTimestampFromTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	sl.LogRecords().EnsureCapacity(n)
+	for range n {
+		lr := sl.LogRecords().AppendEmpty()
+		lr.SetTimestamp(now)
+		lr.Body().SetStr("hello world")
+		lr.Attributes().PutStr("key", "value")
+	}
+	return ld
+}
+
 // RequestPayload returns the encoded OTLP export request of n items of
 // signal s with payload p.
 func RequestPayload(s wire.Signal, p Payload, n int) ([]byte, error) {
+	if p == OneAttr {
+		switch s {
+		case wire.Traces:
+			return ptraceotlp.NewExportRequestFromTraces(OneAttrTraces(n)).MarshalProto()
+		case wire.Metrics:
+			return pmetricotlp.NewExportRequestFromMetrics(OneAttrMetrics(n)).MarshalProto()
+		case wire.Logs:
+			return plogotlp.NewExportRequestFromLogs(OneAttrLogs(n)).MarshalProto()
+		}
+		return nil, fmt.Errorf("gen: unknown signal %q", s)
+	}
 	if p != Small {
 		return Request(s, n)
 	}

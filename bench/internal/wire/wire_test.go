@@ -34,12 +34,14 @@ func TestCountMatchesPdata(t *testing.T) {
 			if got != n {
 				t.Errorf("%s: counted %d, want %d", s, got, n)
 			}
-			b, err = gen.RequestPayload(s, gen.Small, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err := wire.Count(s, b); err != nil || got != n {
-				t.Errorf("%s small: counted %d (%v), want %d", s, got, err, n)
+			for _, p := range []gen.Payload{gen.Small, gen.OneAttr} {
+				b, err = gen.RequestPayload(s, p, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := wire.Count(s, b); err != nil || got != n {
+					t.Errorf("%s %s: counted %d (%v), want %d", s, p, got, err, n)
+				}
 			}
 		}
 	}

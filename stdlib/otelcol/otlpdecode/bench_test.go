@@ -219,3 +219,146 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// oneAttr* are bench/'s "oneattr" payloads: one resource attribute, items
+// with one attribute each (key=value); metrics as one Sum of all points.
+func oneAttrTraces(n int) []byte {
+	td := ptrace.NewTraces()
+	rs := td.ResourceSpans().AppendEmpty()
+	rs.Resource().Attributes().PutStr("service.name", "oneattr")
+	ss := rs.ScopeSpans().AppendEmpty()
+	ss.Scope().SetName("oneattr")
+	for j := range n {
+		sp := ss.Spans().AppendEmpty()
+		sp.SetTraceID([16]byte{1, byte(j), byte(j >> 8), byte(j >> 16)})
+		sp.SetSpanID([8]byte{2, byte(j), byte(j >> 8), byte(j >> 16)})
+		sp.SetName("span")
+		sp.SetKind(ptrace.SpanKindServer)
+		sp.SetStartTimestamp(1234567890)
+		sp.SetEndTimestamp(1234568890)
+		sp.Attributes().PutStr("key", "value")
+	}
+	b, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func oneAttrMetrics(n int) []byte {
+	md := pmetric.NewMetrics()
+	rm := md.ResourceMetrics().AppendEmpty()
+	rm.Resource().Attributes().PutStr("service.name", "oneattr")
+	sm := rm.ScopeMetrics().AppendEmpty()
+	sm.Scope().SetName("oneattr")
+	m := sm.Metrics().AppendEmpty()
+	m.SetName("requests")
+	s := m.SetEmptySum()
+	s.SetIsMonotonic(true)
+	s.SetAggregationTemporality(pmetric.AggregationTemporalityCumulative)
+	for j := range n {
+		dp := s.DataPoints().AppendEmpty()
+		dp.SetStartTimestamp(1234566890)
+		dp.SetTimestamp(1234567890)
+		dp.SetIntValue(int64(j))
+		dp.Attributes().PutStr("key", "value")
+	}
+	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func oneAttrLogs(n int) []byte {
+	ld := plog.NewLogs()
+	rl := ld.ResourceLogs().AppendEmpty()
+	rl.Resource().Attributes().PutStr("service.name", "oneattr")
+	sl := rl.ScopeLogs().AppendEmpty()
+	sl.Scope().SetName("oneattr")
+	for range n {
+		lr := sl.LogRecords().AppendEmpty()
+		lr.SetTimestamp(1234567890)
+		lr.Body().SetStr("hello world")
+		lr.Attributes().PutStr("key", "value")
+	}
+	b, err := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// BenchmarkDecodeSmall is BenchmarkDecode on requests of 500 small items
+// (bench/'s "oneattr" payload and the "small" logs).
+func BenchmarkDecodeSmall(b *testing.B) {
+	cases := []struct {
+		signal string
+		buf    []byte
+		pdata  func([]byte) error
+		fast   func(*decoder, []byte) error
+	}{
+		{"traces-oneattr", oneAttrTraces(500),
+			func(in []byte) error { _, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.traces(in); return err }},
+		{"metrics-oneattr", oneAttrMetrics(500),
+			func(in []byte) error { _, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.metrics(in); return err }},
+		{"logs-oneattr", oneAttrLogs(500),
+			func(in []byte) error { _, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.logs(in); return err }},
+		{"metrics-small", smallMetrics(500),
+			func(in []byte) error { _, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.metrics(in); return err }},
+		{"logs-small", smallLogs(500),
+			func(in []byte) error { _, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in); return err },
+			func(d *decoder, in []byte) error { _, err := d.logs(in); return err }},
+	}
+	for _, c := range cases {
+		b.Run(c.signal+"/pdata", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.buf)))
+			for b.Loop() {
+				if err := c.pdata(c.buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.signal+"/fast", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.buf)))
+			d := newDecoder()
+			for b.Loop() {
+				if err := c.fast(d, c.buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// smallMetrics is bench/'s "small" metrics payload: gauges of ten double
+// points, each with one int attribute.
+func smallMetrics(n int) []byte {
+	md := pmetric.NewMetrics()
+	rm := md.ResourceMetrics().AppendEmpty()
+	rm.Resource().Attributes().PutStr("service.name", "telemetrygen")
+	sm := rm.ScopeMetrics().AppendEmpty()
+	var g pmetric.Gauge
+	for j := range n {
+		if j%10 == 0 {
+			m := sm.Metrics().AppendEmpty()
+			m.SetName(fmt.Sprintf("gen.%d", j/10))
+			g = m.SetEmptyGauge()
+		}
+		dp := g.DataPoints().AppendEmpty()
+		dp.SetTimestamp(1234567890)
+		dp.SetDoubleValue(float64(j))
+		dp.Attributes().PutInt("index", int64(j%10))
+	}
+	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

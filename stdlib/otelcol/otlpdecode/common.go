@@ -64,7 +64,7 @@ func (d *decoder) resource(r pcommon.Resource, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.VarintType:
 			r.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -88,7 +88,7 @@ func (d *decoder) scope(s pcommon.InstrumentationScope, buf []byte) error {
 		case f.num == 2 && f.typ == protowire.BytesType:
 			s.SetVersion(d.str(f.data()))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 4 && f.typ == protowire.VarintType:
 			s.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -121,17 +121,20 @@ func spanID(b []byte) (pcommon.SpanID, error) {
 	return id, nil
 }
 
-// repeated collects the payloads of one repeated field while its message
-// is walked, so that they can be decoded afterwards without a second walk;
-// past its capacity it only counts them, and the second walk is made.
+// repeated collects where the payloads of one repeated field are while its
+// message is walked, so that they can be decoded afterwards without a
+// second walk; past its capacity it only counts them, and the second walk
+// is made. It keeps offsets into the message rather than slices, so that
+// it stays small (it is zeroed for every item).
 type repeated struct {
 	n     int
-	first [16][]byte
+	first [16][2]uint32
 }
 
-func (r *repeated) add(payload []byte) {
+// add records the payload msg[lo:hi].
+func (r *repeated) add(lo, hi int) {
 	if r.n < len(r.first) {
-		r.first[r.n] = payload
+		r.first[r.n] = [2]uint32{uint32(lo), uint32(hi)}
 	}
 	r.n++
 }
@@ -142,10 +145,15 @@ func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs 
 	if kvs.n == 0 {
 		return nil
 	}
+	if d.slabs && m.Len() == 0 {
+		if ok, err := d.attributesSlab(m, b, num, kvs); ok || err != nil {
+			return err
+		}
+	}
 	m.EnsureCapacity(kvs.n)
 	if kvs.n <= len(kvs.first) {
-		for _, kv := range kvs.first[:kvs.n] {
-			if err := d.keyValue(m, kv); err != nil {
+		for _, at := range kvs.first[:kvs.n] {
+			if err := d.keyValue(m, b[at[0]:at[1]]); err != nil {
 				return err
 			}
 		}
@@ -248,6 +256,11 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
+	if d.slabs {
+		if ok, err := d.setScalar(v, b); ok || err != nil {
+			return err
+		}
+	}
 	f := fields(b)
 	if !f.next() || !f.done() {
 		return errUnsupported
@@ -306,7 +319,7 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 			if e.num != 1 || e.typ != protowire.BytesType {
 				return errUnsupported
 			}
-			kvs.add(e.data())
+			kvs.add(e.lo, e.hi)
 		}
 		if e.bad {
 			return errUnsupported

@@ -1,6 +1,8 @@
 package otlpdecode
 
 import (
+	"unsafe"
+
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -8,6 +10,8 @@ import (
 
 // logs decodes an ExportLogsServiceRequest (LogsData on the wire).
 func (d *decoder) logs(buf []byte) (plog.Logs, error) {
+	d.begin()
+	defer d.end()
 	ld := plog.NewLogs()
 	rls := ld.ResourceLogs()
 	return ld, list(buf, 1, rls.EnsureCapacity, func(b []byte) error { return d.resourceLogs(rls.AppendEmpty(), b) }, nil)
@@ -21,8 +25,24 @@ func (d *decoder) resourceLogs(rl plog.ResourceLogs, buf []byte) error {
 
 func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
 	records := sl.LogRecords()
+	at := 0
 	return d.envelope(buf, func(b []byte) error { return d.scope(sl.Scope(), b) },
-		records.EnsureCapacity, func(b []byte) error { return d.logRecord(records.AppendEmpty(), b) }, sl.SetSchemaUrl)
+		func(n int) {
+			records.EnsureCapacity(n)
+			if d.slabs {
+				at = records.Len()
+				fillItems(origOf(unsafe.Pointer(&records)), layout.log, &d.records, n)
+				d.left = n
+			}
+		}, func(b []byte) error {
+			if !d.slabs {
+				return d.logRecord(records.AppendEmpty(), b)
+			}
+			lr := records.At(at)
+			at++
+			d.left--
+			return d.logRecord(lr, b)
+		}, sl.SetSchemaUrl)
 }
 
 func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
@@ -47,7 +67,7 @@ func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {
 				return err
 			}
 		case f.num == 6 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 7 && f.typ == protowire.VarintType:
 			lr.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 8 && f.typ == protowire.Fixed32Type:

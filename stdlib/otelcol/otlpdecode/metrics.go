@@ -3,6 +3,7 @@ package otlpdecode
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/pmetric"
@@ -11,6 +12,8 @@ import (
 
 // metrics decodes an ExportMetricsServiceRequest (MetricsData on the wire).
 func (d *decoder) metrics(buf []byte) (pmetric.Metrics, error) {
+	d.begin()
+	defer d.end()
 	md := pmetric.NewMetrics()
 	rms := md.ResourceMetrics()
 	return md, list(buf, 1, rms.EnsureCapacity, func(b []byte) error { return d.resourceMetrics(rms.AppendEmpty(), b) }, nil)
@@ -66,7 +69,7 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 				return err
 			}
 		case 12:
-			meta.add(f.data())
+			meta.add(f.lo, f.hi)
 		default:
 			return errUnsupported
 		}
@@ -78,13 +81,35 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 }
 
 func (d *decoder) gauge(g pmetric.Gauge, buf []byte) error {
-	dps := g.DataPoints()
-	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.numberPoint(dps.AppendEmpty(), b) }, nil)
+	ensure, element := d.numberPoints(g.DataPoints())
+	return list(buf, 1, ensure, element, nil)
+}
+
+// numberPoints returns list's ensure and element for the number points
+// dps: with slabs, the points of the list are one allocation.
+func (d *decoder) numberPoints(dps pmetric.NumberDataPointSlice) (func(int), func([]byte) error) {
+	at := 0
+	return func(n int) {
+			dps.EnsureCapacity(n)
+			if d.slabs {
+				at = dps.Len()
+				fillItems(origOf(unsafe.Pointer(&dps)), layout.point, &d.points, n)
+				d.left = n
+			}
+		}, func(b []byte) error {
+			if !d.slabs {
+				return d.numberPoint(dps.AppendEmpty(), b)
+			}
+			dp := dps.At(at)
+			at++
+			d.left--
+			return d.numberPoint(dp, b)
+		}
 }
 
 func (d *decoder) sum(s pmetric.Sum, buf []byte) error {
-	dps := s.DataPoints()
-	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.numberPoint(dps.AppendEmpty(), b) }, func(f *cursor) error {
+	ensure, element := d.numberPoints(s.DataPoints())
+	return list(buf, 1, ensure, element, func(f *cursor) error {
 		switch {
 		case f.num == 2 && f.typ == protowire.VarintType:
 			s.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
@@ -133,15 +158,23 @@ func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
 			dp.SetTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 4 && f.typ == protowire.Fixed64Type:
-			dp.SetDoubleValue(math.Float64frombits(f.u))
+			if d.slabs {
+				d.setPointValue(dp, layout.asDouble, &d.asDoubles, f.u)
+			} else {
+				dp.SetDoubleValue(math.Float64frombits(f.u))
+			}
 		case f.num == 6 && f.typ == protowire.Fixed64Type:
-			dp.SetIntValue(int64(f.u))
+			if d.slabs {
+				d.setPointValue(dp, layout.asInt, &d.asInts, f.u)
+			} else {
+				dp.SetIntValue(int64(f.u))
+			}
 		case f.num == 5 && f.typ == protowire.BytesType:
 			nex++
 		case f.num == 8 && f.typ == protowire.VarintType:
@@ -167,7 +200,7 @@ func (d *decoder) histogramPoint(dp pmetric.HistogramDataPoint, buf []byte) erro
 	for f.next() {
 		switch {
 		case f.num == 9 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -223,7 +256,7 @@ func (d *decoder) expHistogramPoint(dp pmetric.ExponentialHistogramDataPoint, bu
 	for f.next() {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -306,7 +339,7 @@ func (d *decoder) summaryPoint(dp pmetric.SummaryDataPoint, buf []byte) error {
 	for f.next() {
 		switch {
 		case f.num == 7 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 2 && f.typ == protowire.Fixed64Type:
 			dp.SetStartTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
@@ -371,7 +404,7 @@ func (d *decoder) exemplars(es pmetric.ExemplarSlice, buf []byte, num protowire.
 		for g.next() {
 			switch {
 			case g.num == 7 && g.typ == protowire.BytesType:
-				kvs.add(g.data())
+				kvs.add(g.lo, g.hi)
 			case g.num == 2 && g.typ == protowire.Fixed64Type:
 				e.SetTimestamp(pcommon.Timestamp(g.u))
 			case g.num == 3 && g.typ == protowire.Fixed64Type:

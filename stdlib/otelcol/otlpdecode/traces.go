@@ -1,6 +1,8 @@
 package otlpdecode
 
 import (
+	"unsafe"
+
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -8,6 +10,8 @@ import (
 
 // traces decodes an ExportTraceServiceRequest (TracesData on the wire).
 func (d *decoder) traces(buf []byte) (ptrace.Traces, error) {
+	d.begin()
+	defer d.end()
 	td := ptrace.NewTraces()
 	rss := td.ResourceSpans()
 	return td, list(buf, 1, rss.EnsureCapacity, func(b []byte) error { return d.resourceSpans(rss.AppendEmpty(), b) }, nil)
@@ -21,8 +25,24 @@ func (d *decoder) resourceSpans(rs ptrace.ResourceSpans, buf []byte) error {
 
 func (d *decoder) scopeSpans(ss ptrace.ScopeSpans, buf []byte) error {
 	spans := ss.Spans()
+	at := 0
 	return d.envelope(buf, func(b []byte) error { return d.scope(ss.Scope(), b) },
-		spans.EnsureCapacity, func(b []byte) error { return d.span(spans.AppendEmpty(), b) }, ss.SetSchemaUrl)
+		func(n int) {
+			spans.EnsureCapacity(n)
+			if d.slabs {
+				at = spans.Len()
+				fillItems(origOf(unsafe.Pointer(&spans)), layout.span, &d.spans, n)
+				d.left = n
+			}
+		}, func(b []byte) error {
+			if !d.slabs {
+				return d.span(spans.AppendEmpty(), b)
+			}
+			sp := spans.At(at)
+			at++
+			d.left--
+			return d.span(sp, b)
+		}, ss.SetSchemaUrl)
 }
 
 // span decodes a Span: one walk sets the scalar fields, collects the
@@ -66,7 +86,7 @@ func (d *decoder) span(sp ptrace.Span, buf []byte) error {
 		case f.num == 8 && f.typ == protowire.Fixed64Type:
 			sp.SetEndTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 9 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 10 && f.typ == protowire.VarintType:
 			sp.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 11 && f.typ == protowire.BytesType:
@@ -141,7 +161,7 @@ func (d *decoder) event(e ptrace.SpanEvent, buf []byte) error {
 		case f.num == 2 && f.typ == protowire.BytesType:
 			e.SetName(d.str(f.data()))
 		case f.num == 3 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 4 && f.typ == protowire.VarintType:
 			e.SetDroppedAttributesCount(uint32(f.u))
 		default:
@@ -174,7 +194,7 @@ func (d *decoder) link(l ptrace.SpanLink, buf []byte) error {
 		case f.num == 3 && f.typ == protowire.BytesType:
 			l.TraceState().FromRaw(d.str(f.data()))
 		case f.num == 4 && f.typ == protowire.BytesType:
-			kvs.add(f.data())
+			kvs.add(f.lo, f.hi)
 		case f.num == 5 && f.typ == protowire.VarintType:
 			l.SetDroppedAttributesCount(uint32(f.u))
 		case f.num == 6 && f.typ == protowire.Fixed32Type:

@@ -39,29 +39,26 @@ func (c *cursor) done() bool { return c.pos == len(c.buf) }
 // next reads the next field. It returns false at the end of the message and
 // on malformed input, which also sets bad.
 func (c *cursor) next() bool {
-	b := c.buf[c.pos:]
-	if len(b) < 2 || b[0] >= 0x80 {
+	pos, buf := c.pos, c.buf
+	if uint(pos)+1 >= uint(len(buf)) || buf[pos] >= 0x80 {
 		return c.nextSlow()
 	}
-	c.num, c.typ = protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
-	switch c.typ {
-	case protowire.BytesType:
-		if l := int(b[1]); l < 0x80 && l <= len(b)-2 {
-			c.lo = c.pos + 2
-			c.hi = c.lo + l
-			c.pos = c.hi
+	tag, b1 := buf[pos], buf[pos+1]
+	c.num, c.typ = protowire.Number(tag>>3), protowire.Type(tag&7)
+	switch tag & 7 {
+	case 2: // bytes
+		if hi := pos + 2 + int(b1); b1 < 0x80 && hi <= len(buf) {
+			c.lo, c.hi, c.pos = pos+2, hi, hi
 			return true
 		}
-	case protowire.VarintType:
-		if b[1] < 0x80 {
-			c.u = uint64(b[1])
-			c.pos += 2
+	case 0: // varint
+		if b1 < 0x80 {
+			c.u, c.pos = uint64(b1), pos+2
 			return true
 		}
-	case protowire.Fixed64Type:
-		if len(b) >= 9 {
-			c.u = binary.LittleEndian.Uint64(b[1:])
-			c.pos += 9
+	case 1: // fixed64
+		if pos+9 <= len(buf) {
+			c.u, c.pos = binary.LittleEndian.Uint64(buf[pos+1:pos+9]), pos+9
 			return true
 		}
 	}
@@ -133,8 +130,36 @@ func count(b []byte, num protowire.Number) (int, error) {
 // keys, methods, service names) is allocated once, not once per item.
 type decoder struct {
 	strings *internTable
-	u64     []uint64  // scratch for packed fixed64 and varint fields
-	f64     []float64 // scratch for packed doubles
+	pairs   *pairTable // attributes seen before (arena.go)
+	u64     []uint64   // scratch for packed fixed64 and varint fields
+	f64     []float64  // scratch for packed doubles
+
+	// slabs is set while a request is decoded with slabs (see arena.go);
+	// the chunks hand out KeyValues and value boxes; left is how many
+	// items of the current list are still to decode, which sizes new
+	// chunks.
+	slabs                      bool
+	kvs, strs, i64s, f64s, bls chunk
+	asInts, asDoubles          chunk
+	spans, records, points     chunk
+	left                       int
+}
+
+// begin prepares d for a request: slabs on when allowed.
+func (d *decoder) begin() {
+	d.slabs, d.left = slabsOn(), 0
+	if d.pairs == nil {
+		d.pairs = new(pairTable)
+	}
+	d.pairs.begin()
+}
+
+// end drops what d still holds of the request, so that a pooled decoder
+// pins nothing of it and no chunk is shared by two requests.
+func (d *decoder) end() {
+	d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
+	d.asInts, d.asDoubles = chunk{}, chunk{}
+	d.spans, d.records, d.points = chunk{}, chunk{}, chunk{}
 }
 
 // internBits sizes the intern table: 1024 entries.

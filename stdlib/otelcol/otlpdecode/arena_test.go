@@ -1,0 +1,187 @@
+package otlpdecode
+
+import (
+	"bytes"
+	"testing"
+
+	"go.opentelemetry.io/collector/featuregate"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/pmetric"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+)
+
+// TestSlabLayout checks that the layout of pdata's internal types is the
+// one the slabs expect, so that they are on with the pinned pdata.
+func TestSlabLayout(t *testing.T) {
+	if !layout.ok {
+		t.Fatal("pdata's layout differs from what arena.go expects: slabs are off")
+	}
+	if !slabsOn() {
+		t.Fatal("slabs off with the pooling gate off")
+	}
+}
+
+// TestSlabsIndependent decodes requests with slabs and pdata, then edits
+// every item of both the same way: appending an attribute, replacing a
+// value, removing one. With slabs the items, maps and boxes of a request
+// share allocations; an edit of one item must not show in another, and
+// both must re-encode to the same bytes.
+func TestSlabsIndependent(t *testing.T) {
+	editMap := func(m pcommon.Map, i int) {
+		m.PutStr("added", "x")
+		m.PutInt("n", int64(i))
+		m.Range(func(k string, v pcommon.Value) bool {
+			if v.Type() == pcommon.ValueTypeStr {
+				v.SetStr(v.Str() + "!")
+			}
+			return true
+		})
+		m.Remove("key")
+	}
+	t.Run("traces", func(t *testing.T) {
+		in := oneAttrTraces(300)
+		edit := func(td ptrace.Traces) []byte {
+			spans := td.ResourceSpans().At(0).ScopeSpans().At(0).Spans()
+			for i := range spans.Len() {
+				sp := spans.At(i)
+				sp.SetName(sp.Name() + "?")
+				editMap(sp.Attributes(), i)
+			}
+			spans.RemoveIf(func(sp ptrace.Span) bool { return sp.EndTimestamp()%3 == 0 })
+			b, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		want, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := newDecoder().traces(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(edit(got), edit(want)) {
+			t.Fatal("edited slab-decoded traces differ from edited pdata-decoded ones")
+		}
+	})
+	t.Run("metrics", func(t *testing.T) {
+		in := oneAttrMetrics(300)
+		edit := func(md pmetric.Metrics) []byte {
+			dps := md.ResourceMetrics().At(0).ScopeMetrics().At(0).Metrics().At(0).Sum().DataPoints()
+			for i := range dps.Len() {
+				dp := dps.At(i)
+				if i%2 == 0 {
+					dp.SetDoubleValue(float64(dp.IntValue()) / 2)
+				} else {
+					dp.SetIntValue(dp.IntValue() * 3)
+				}
+				editMap(dp.Attributes(), i)
+			}
+			b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		want, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := newDecoder().metrics(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(edit(got), edit(want)) {
+			t.Fatal("edited slab-decoded metrics differ from edited pdata-decoded ones")
+		}
+	})
+	t.Run("logs", func(t *testing.T) {
+		in := oneAttrLogs(300)
+		edit := func(ld plog.Logs) []byte {
+			lrs := ld.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+			for i := range lrs.Len() {
+				lr := lrs.At(i)
+				lr.Body().SetStr(lr.Body().Str() + "?")
+				editMap(lr.Attributes(), i)
+			}
+			moved := plog.NewLogRecordSlice()
+			lrs.MoveAndAppendTo(moved)
+			moved.MoveAndAppendTo(lrs)
+			b, err := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		want, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := newDecoder().logs(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(edit(got), edit(want)) {
+			t.Fatal("edited slab-decoded logs differ from edited pdata-decoded ones")
+		}
+	})
+}
+
+// TestSlabsOffWithPooling checks that pdata's pooling gate turns the slabs
+// off (pooling recycles items and boxes one by one).
+func TestSlabsOffWithPooling(t *testing.T) {
+	g := layout.pooling
+	if g == nil {
+		t.Skip("no pooling gate")
+	}
+	// The gate is process-wide: flip it only for this check.
+	if err := setGate(g.ID(), true); err != nil {
+		t.Skip(err)
+	}
+	defer func() { _ = setGate(g.ID(), false) }()
+	if slabsOn() {
+		t.Fatal("slabs on with pdata.useProtoPooling")
+	}
+}
+
+func setGate(id string, on bool) error {
+	return featuregate.GlobalRegistry().Set(id, on)
+}
+
+// TestPairs checks that an attribute recurring across items is decoded
+// from the pair table, to the same data, request after request, and that
+// a pair's value is still a box of its own in every item.
+func TestPairs(t *testing.T) {
+	d := newDecoder()
+	in := oneAttrLogs(50)
+	want, err := signals[2].pdata(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		got, err := signals[2].fast(d, in)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("got %v or different data", err)
+		}
+	}
+	found := false
+	for _, e := range d.pairs.slots {
+		found = found || e.raw != "" && e.key == "key" && e.kind == 1 && e.s == "value"
+	}
+	if !found {
+		t.Fatal("key=value not in the pair table")
+	}
+	ld, err := d.logs(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lrs := ld.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+	v0, _ := lrs.At(0).Attributes().Get("key")
+	v0.SetStr("changed")
+	if v1, _ := lrs.At(1).Attributes().Get("key"); v1.Str() != "value" {
+		t.Fatalf("a change of one item's value shows in another: %q", v1.Str())
+	}
+}
