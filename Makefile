@@ -6,11 +6,15 @@ LDFLAGS := -X main.version=$(VERSION)
 # TAGS=flowlua_lean or flowlua_minimal builds without the heaviest
 # components (README, "Smaller builds").
 TAGS    ?=
+# A static binary, as the collector's releases are: linking libc costs
+# about 2 MB of resident memory and nothing flowlua needs (bench/README.md,
+# "Memory"). Tests keep cgo: the race detector needs it.
+BUILD_CGO ?= 0
 
 .PHONY: build test run bench bench-go fuzz lint clean convert-corpus conformance
 
 build:
-	$(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
+	CGO_ENABLED=$(BUILD_CGO) $(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
 
 # The test command of the README and CI: formatting, vet, then every test
 # with the race detector.

@@ -176,7 +176,7 @@ func parseFlags() (*options, error) {
 	flag.BoolVar(&o.suite, "suite", false, "measure every target figure (loads, idle, the Lua edit) and print one table (suite.go); -signals, -pipelines and -systems are ignored")
 	flag.BoolVar(&o.suiteFull, "suite-full", true, "with -suite, also compare the default flowlua build with the collector built with all its components (collector-full)")
 	flag.StringVar(&suitePayloads, "suite-payloads", "realistic,small,oneattr", "with -suite, the payloads of the loads")
-	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc", "with -suite, the protocols of the loads")
+	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc,http", "with -suite, the protocols of the loads")
 	flag.DurationVar(&o.idleSettle, "idle-settle", 3*time.Second, "with -suite, how long a system idles after its port opens before its RSS is read")
 	flag.Parse()
 	o.suitePayloads, o.suiteProtocols = splitList(suitePayloads), splitList(suiteProtocols)
