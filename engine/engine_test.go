@@ -271,6 +271,7 @@ func TestControllerReloadKeepsUpdatesRemovesAndStarts(t *testing.T) {
 	for _, id := range []string{"keep", "change", "gone"} {
 		ev.waitFor(t, "run test.fake."+id)
 	}
+	ev.waitFor(t, "run service svc") // started with the graph, in its own goroutine
 	ev.take()
 
 	v2 := &script.Script{Blocks: []*script.Block{
@@ -298,6 +299,7 @@ func TestControllerFailedApplyLeavesGraphUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev.waitFor(t, "run test.fake.a")
+	ev.waitFor(t, "run service svc") // started with the graph, in its own goroutine
 	ev.take()
 	bad := &script.Script{Blocks: []*script.Block{
 		comp("test.fake", "a", 1, map[string]any{"value": "2"}),

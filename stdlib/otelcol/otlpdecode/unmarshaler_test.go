@@ -47,12 +47,17 @@ func TestUnmarshaler(t *testing.T) {
 
 // TestUnmarshalerDeclines hands the requests the fast path declines to
 // pdata: the valid ones decode as pdata decodes them, malformed ones fail
-// with pdata's error, and all count as pdata.
+// with pdata's error, and all count as pdata (but a repeated attribute
+// key, which slabs decode as pdata does).
 func TestUnmarshalerDeclines(t *testing.T) {
 	u := NewUnmarshaler(true)
-	n := 0
+	n, fast := 0, 0
 	for name, in := range declineCases() {
-		n++
+		if name == "duplicate attribute key" && slabsOn() {
+			fast++ // with slabs decoded as pdata's decoder writes it (TestDeclines)
+		} else {
+			n++
+		}
 		want, perr := signals[0].pdata(in)
 		got, err := signals[0].unmarshal(u, in)
 		if (err == nil) != (perr == nil) || !bytes.Equal(got, want) {
@@ -62,8 +67,8 @@ func TestUnmarshalerDeclines(t *testing.T) {
 			t.Errorf("%s: error %q, pdata's %q", name, err, perr)
 		}
 	}
-	if st := u.StatsOf("traces"); st.Fast.Load() != 0 || st.Pdata.Load() != uint64(n) {
-		t.Errorf("counted %d fast, %d pdata; want 0, %d", st.Fast.Load(), st.Pdata.Load(), n)
+	if st := u.StatsOf("traces"); st.Fast.Load() != uint64(fast) || st.Pdata.Load() != uint64(n) {
+		t.Errorf("counted %d fast, %d pdata; want %d, %d", st.Fast.Load(), st.Pdata.Load(), fast, n)
 	}
 	if u.StatsOf("profiles") != nil {
 		t.Error("stats of an unknown signal")
