@@ -10,6 +10,51 @@ import (
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
+// The names of the components each smaller build leaves out (aliases
+// included), registered by components_absent_*.go in those builds.
+// TestSmallerBuilds (cmd/flowlua) requires every build to list the same
+// names as the default build, so a component added to
+// components_standard.go or components_full.go must be added here.
+var (
+	// leftOutByLean are the components of components_full.go.
+	leftOutByLean = []string{
+		"otelcol.receiver.prometheus",
+		"otelcol.processor.resource_detection",
+		"otelcol.processor.resourcedetection",
+		"otelcol.exporter.load_balancing",
+		"otelcol.exporter.loadbalancing",
+	}
+	// leftOutByMinimal are the components of components_standard.go.
+	leftOutByMinimal = []string{
+		"otelcol.receiver.file_log",
+		"otelcol.receiver.filelog",
+		"otelcol.receiver.host_metrics",
+		"otelcol.receiver.hostmetrics",
+		"otelcol.receiver.kafka",
+		"otelcol.receiver.journald",
+		"otelcol.receiver.redis",
+		"otelcol.processor.probabilistic_sampler",
+		"otelcol.processor.tail_sampling",
+		"otelcol.processor.redaction",
+		"otelcol.processor.cumulative_to_delta",
+		"otelcol.processor.cumulativetodelta",
+		"otelcol.exporter.file",
+		"otelcol.exporter.prometheus",
+		"otelcol.exporter.prometheus_remote_write",
+		"otelcol.exporter.prometheusremotewrite",
+		"otelcol.exporter.kafka",
+		"otelcol.connector.count",
+		"otelcol.connector.routing",
+		"otelcol.connector.span_metrics",
+		"otelcol.connector.spanmetrics",
+		"otelcol.connector.service_graph",
+		"otelcol.connector.servicegraph",
+		"otelcol.extension.file_storage",
+		"otelcol.extension.basicauth",
+		"otelcol.extension.bearertokenauth",
+	}
+)
+
 // registerAbsent registers names (otelcol.<class>.<type>) that this build
 // leaves out, so that a script using one gets an error saying so, with
 // its file and line, rather than an unknown name.

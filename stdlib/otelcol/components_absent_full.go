@@ -2,9 +2,4 @@
 
 package otelcol
 
-func init() {
-	registerAbsent("flowlua_lean or flowlua_minimal",
-		"otelcol.receiver.prometheus",
-		"otelcol.processor.resource_detection", "otelcol.processor.resourcedetection",
-		"otelcol.exporter.load_balancing", "otelcol.exporter.loadbalancing")
-}
+func init() { registerAbsent("flowlua_lean or flowlua_minimal", leftOutByLean...) }

@@ -548,8 +548,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 
 	// Both systems keep their own telemetry as shipped; the collector's
 	// metrics endpoint (a fixed :8888 by default) gets a free port.
-	_, metricsPort, _ := net.SplitHostPort(addrs[3])
-	env := []string{"RECEIVER_ENDPOINT=" + recvGRPC, "RECEIVER_HTTP_ENDPOINT=" + recvHTTP, "EXPORTER_ENDPOINT=" + sinkGRPC, "METRICS_PORT=" + metricsPort}
+	env := systemEnv(recvGRPC, recvHTTP, sinkGRPC, addrs[3])
 	profiling := o.cpuProfile != "" && sys == "flowlua"
 	if profiling {
 		argv = slices.Clone(argv)
@@ -771,6 +770,33 @@ func summarize(all []measurement) []summary {
 	return out
 }
 
+// printTable prints header and rows as a Markdown table, or aligned in
+// columns with tabwriter's flags.
+func printTable(w io.Writer, markdown bool, flags uint, header []string, rows [][]string) {
+	if markdown {
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat(" --- |", len(header)))
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', flags)
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+// systemEnv is the environment of a system under test: where its
+// pipeline receives (OTLP/gRPC and OTLP/HTTP) and exports, and a free
+// port for the collector's own metrics endpoint (a fixed :8888 by
+// default).
+func systemEnv(recvGRPC, recvHTTP, exporter, metricsAddr string) []string {
+	_, metricsPort, _ := net.SplitHostPort(metricsAddr)
+	return []string{"RECEIVER_ENDPOINT=" + recvGRPC, "RECEIVER_HTTP_ENDPOINT=" + recvHTTP, "EXPORTER_ENDPOINT=" + exporter, "METRICS_PORT=" + metricsPort}
+}
+
 // peerOf is the collector build a flowlua system is compared with: the
 // one with the same components when both are measured (flowlua with
 // collector-full, flowlua-minimal with collector), else collector.
@@ -813,19 +839,7 @@ func printSummary(w io.Writer, o *options, all []measurement, notes map[string]b
 			fmt.Sprintf("%.2f", s.cpu), fmt.Sprintf("%.0f", s.rate), fmt.Sprintf("%.0f", s.spread), fmt.Sprintf("%.0f", s.rss),
 			fmt.Sprintf("%.0f", s.startup), fmt.Sprintf("%.2f", s.util), fmt.Sprintf("%.2f", s.other), ratioRate, ratioRSS})
 	}
-	if o.markdown {
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat(" --- |", len(header)))
-		for _, r := range rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-		}
-	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-		}
-		tw.Flush()
-	}
+	printTable(w, o.markdown, tabwriter.AlignRight, header, rows)
 	var ns []string
 	for n := range notes {
 		ns = append(ns, n)

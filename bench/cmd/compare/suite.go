@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/flowlua/flowlua/bench/internal/wire"
@@ -66,15 +65,14 @@ func suiteLoads(payloads, protocols []string) []suiteLoad {
 
 // suiteRow is one line of the suite's table.
 type suiteRow struct {
-	what        string
-	flowlua     string
-	peer        string
-	ratio       float64
-	worst       string // the worst single repetition, when it matters
-	target      string
-	met         bool
-	measured    bool
-	lowerIsGood bool
+	what     string
+	flowlua  string
+	peer     string
+	ratio    float64
+	worst    string // the worst single repetition, when it matters
+	target   string
+	met      bool
+	measured bool
 }
 
 // pairResult is what the repetitions of one load gave a pair of systems.
@@ -196,7 +194,7 @@ func quiet(ctx context.Context, o *options) error {
 // ratioRow makes the row of the medians of two systems' values and their
 // ratio; worstRSS adds the largest ratio of one repetition's values.
 func ratioRow(what string, v [2][]float64, target string, bound float64, lowerIsGood, worstRSS bool) suiteRow {
-	r := suiteRow{what: what, target: target, lowerIsGood: lowerIsGood}
+	r := suiteRow{what: what, target: target}
 	if len(v[0]) == 0 || len(v[1]) == 0 {
 		return r
 	}
@@ -250,8 +248,7 @@ func measureIdle(ctx context.Context, o *options, sys string, rep int, logDir st
 		return 0, 0, err
 	}
 	// The exporter's endpoint listens nowhere: an idle system does not send.
-	_, metricsPort, _ := strings.Cut(addrs[2], ":")
-	env := []string{"RECEIVER_ENDPOINT=" + addrs[0], "RECEIVER_HTTP_ENDPOINT=" + addrs[1], "EXPORTER_ENDPOINT=" + addrs[3], "METRICS_PORT=" + metricsPort}
+	env := systemEnv(addrs[0], addrs[1], addrs[3], addrs[2])
 	tag := fmt.Sprintf("idle-%s-%d", sys, rep)
 	t0 := time.Now()
 	p, err := start(argv, env, o.sutCPU, filepath.Join(logDir, tag+".log"), nil)
@@ -299,7 +296,7 @@ func editBench(ctx context.Context, o *options) ([]suiteRow, error) {
 		return nil, err
 	}
 	row := func(what, a, b string, bound float64) suiteRow {
-		r := suiteRow{what: what, target: fmt.Sprintf("≤ %.2f", bound), lowerIsGood: true}
+		r := suiteRow{what: what, target: fmt.Sprintf("≤ %.2f", bound)}
 		if len(ns[a]) == 0 || len(ns[b]) == 0 {
 			return r
 		}
@@ -359,17 +356,5 @@ func printSuite(w io.Writer, o *options, rows []suiteRow) {
 		}
 		out = append(out, []string{r.what, r.flowlua, r.peer, ratio, r.worst, r.target, met})
 	}
-	if o.markdown {
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat(" --- |", len(header)))
-		for _, r := range out {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-		}
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, r := range out {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	tw.Flush()
+	printTable(w, o.markdown, 0, header, out)
 }

@@ -39,42 +39,41 @@ func (u *Unmarshaler) StatsOf(signal string) *Stats { return statsOf(&u.stats, s
 
 // UnmarshalTraces decodes an ExportTraceServiceRequest.
 func (u *Unmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
-	if u.enabled {
-		if td, ok := guarded(buf, (*decoder).traces); ok {
-			u.stats[0].Fast.Add(1)
-			return td, nil
-		}
-	}
-	u.stats[0].Pdata.Add(1)
-	req := ptraceotlp.NewExportRequest()
-	err := req.UnmarshalProto(buf)
-	return req.Traces(), err
+	return unmarshal(u, 0, buf, (*decoder).traces, func(buf []byte) (ptrace.Traces, error) {
+		req := ptraceotlp.NewExportRequest()
+		err := req.UnmarshalProto(buf)
+		return req.Traces(), err
+	})
 }
 
 // UnmarshalMetrics decodes an ExportMetricsServiceRequest.
 func (u *Unmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
-	if u.enabled {
-		if md, ok := guarded(buf, (*decoder).metrics); ok {
-			u.stats[1].Fast.Add(1)
-			return md, nil
-		}
-	}
-	u.stats[1].Pdata.Add(1)
-	req := pmetricotlp.NewExportRequest()
-	err := req.UnmarshalProto(buf)
-	return req.Metrics(), err
+	return unmarshal(u, 1, buf, (*decoder).metrics, func(buf []byte) (pmetric.Metrics, error) {
+		req := pmetricotlp.NewExportRequest()
+		err := req.UnmarshalProto(buf)
+		return req.Metrics(), err
+	})
 }
 
 // UnmarshalLogs decodes an ExportLogsServiceRequest.
 func (u *Unmarshaler) UnmarshalLogs(buf []byte) (plog.Logs, error) {
+	return unmarshal(u, 2, buf, (*decoder).logs, func(buf []byte) (plog.Logs, error) {
+		req := plogotlp.NewExportRequest()
+		err := req.UnmarshalProto(buf)
+		return req.Logs(), err
+	})
+}
+
+// unmarshal decodes buf with the fast path when it is on and accepts buf,
+// else with pdata's decoder of the export request, counting which did in
+// the stats of signal.
+func unmarshal[D any](u *Unmarshaler, signal int, buf []byte, fast func(*decoder, []byte) (D, error), pdata func([]byte) (D, error)) (D, error) {
 	if u.enabled {
-		if ld, ok := guarded(buf, (*decoder).logs); ok {
-			u.stats[2].Fast.Add(1)
-			return ld, nil
+		if d, ok := guarded(buf, fast); ok {
+			u.stats[signal].Fast.Add(1)
+			return d, nil
 		}
 	}
-	u.stats[2].Pdata.Add(1)
-	req := plogotlp.NewExportRequest()
-	err := req.UnmarshalProto(buf)
-	return req.Logs(), err
+	u.stats[signal].Pdata.Add(1)
+	return pdata(buf)
 }

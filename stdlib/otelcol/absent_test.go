@@ -1,0 +1,24 @@
+//go:build !flowlua_minimal && !flowlua_lean
+
+package otelcol
+
+import (
+	"testing"
+
+	flowcomp "github.com/flowlua/flowlua/engine/component"
+)
+
+// TestLeftOutNamesAreComponents checks that every name the smaller builds
+// register as left out is a component of the default build.
+func TestLeftOutNamesAreComponents(t *testing.T) {
+	for _, name := range append(append([]string{}, leftOutByLean...), leftOutByMinimal...) {
+		r, ok := flowcomp.DefaultRegistry.Get(name)
+		if !ok {
+			t.Errorf("%s is listed as left out by a smaller build but is no component of the default build", name)
+			continue
+		}
+		if _, absent := r.Schema.(absentSchema); absent {
+			t.Errorf("%s is registered as left out in the default build", name)
+		}
+	}
+}
