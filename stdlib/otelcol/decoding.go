@@ -74,6 +74,11 @@ var (
 		"OTLP/HTTP export request bodies decoded, by signal and decoder: fast (flowlua's, protobuf), pdata (protobuf: every body with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's) or json (pdata's JSON decoder).",
 		[]string{"signal", "decoder"}, nil,
 	)
+	grpcEncodedDesc = prometheus.NewDesc(
+		"flowlua_otlp_grpc_encoded_requests_total",
+		"OTLP/gRPC export requests encoded by the exporters, by signal and sizing: guessed (written into a buffer of the expected size, without a sizing walk) or sized (sized first, as pdata does: the first request of a signal, one longer than expected, and every request with --no-otlp.fast-decoding).",
+		[]string{"signal", "sizing"}, nil,
+	)
 )
 
 // decodingCollector exposes the decoders' counters.
@@ -85,6 +90,7 @@ type decodingCollector struct {
 func (decodingCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- grpcDecodedDesc
 	ch <- httpDecodedDesc
+	ch <- grpcEncodedDesc
 }
 
 func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
@@ -99,5 +105,8 @@ func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
 		count(httpDecodedDesc, h.Fast.Load(), signal, "fast")
 		count(httpDecodedDesc, h.Pdata.Load(), signal, "pdata")
 		count(httpDecodedDesc, d.http.json[i].Load(), signal, "json")
+		e := d.grpc.MarshalStatsOf(signal)
+		count(grpcEncodedDesc, e.Guessed.Load(), signal, "guessed")
+		count(grpcEncodedDesc, e.Sized.Load(), signal, "sized")
 	}
 }

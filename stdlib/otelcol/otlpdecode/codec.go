@@ -131,6 +131,8 @@ type Codec struct {
 	enabled  bool // the fast path is on
 	requests []request
 	stats    [3]Stats
+	guesses  [3]sizeGuess    // per signal, the size of the next request
+	marshals [3]MarshalStats // per signal, how requests were encoded
 }
 
 var _ encoding.CodecV2 = (*Codec)(nil)
@@ -138,8 +140,34 @@ var _ encoding.CodecV2 = (*Codec)(nil)
 // Name is the name of the codec it replaces: "proto".
 func (c *Codec) Name() string { return "proto" }
 
-// Marshal encodes with the wrapped codec.
-func (c *Codec) Marshal(v any) (mem.BufferSlice, error) { return c.delegate.Marshal(v) }
+// Marshal encodes an OTLP export request (what an exporter sends) into a
+// buffer of the guessed size when the fast path is on (marshal.go), and
+// everything else with the wrapped codec.
+func (c *Codec) Marshal(v any) (mem.BufferSlice, error) {
+	if c.enabled {
+		t := reflect.TypeOf(v)
+		for _, r := range c.requests {
+			if r.typ == t {
+				if m, ok := v.(protoMessage); ok {
+					return marshal(m, &c.guesses[r.signal], &c.marshals[r.signal]), nil
+				}
+				break
+			}
+		}
+	}
+	return c.delegate.Marshal(v)
+}
+
+// MarshalStatsOf returns how the requests of one signal were encoded:
+// "traces", "metrics" or "logs"; nil for any other name.
+func (c *Codec) MarshalStatsOf(signal string) *MarshalStats {
+	for i, s := range signalNames {
+		if s == signal {
+			return &c.marshals[i]
+		}
+	}
+	return nil
+}
 
 // Unmarshal decodes an OTLP export request with the fast path when it is
 // on and accepts the request, else with the wrapped codec.
