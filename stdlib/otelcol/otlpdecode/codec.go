@@ -41,8 +41,7 @@ type Stats struct {
 var signalNames = [3]string{"traces", "metrics", "logs"}
 
 var (
-	decoders   = sync.Pool{New: func() any { return &decoder{strings: new(internTable)} }}
-	bufferPool = mem.NewTieredBufferPool(256, 4<<10, 16<<10, 32<<10, 512<<10, 1<<20, 4<<20, 16<<20)
+	decoders = sync.Pool{New: func() any { return &decoder{strings: new(internTable)} }}
 )
 
 // origType returns the type of the first field of a pdata wrapper such as

@@ -31,12 +31,6 @@ type protoMessage interface {
 	MarshalProto([]byte) int
 }
 
-// marshalTiers are the capacities of the pooled buffers requests are
-// written into: pdata's codec's tiers.
-var marshalTiers = []int{256, 4 << 10, 16 << 10, 32 << 10, 512 << 10, 1 << 20, 4 << 20, 16 << 20}
-
-var marshalPool = mem.NewTieredBufferPool(marshalTiers...)
-
 // MarshalStats counts how the requests of one signal were encoded.
 type MarshalStats struct {
 	// Guessed is how many were written into a buffer of the guessed size.
@@ -70,7 +64,7 @@ func (g *sizeGuess) next(n int) {
 // buffer held while the request is sent).
 func guessedCapacity(guess int) int {
 	want := guess + guess/8 + 64
-	for _, t := range marshalTiers {
+	for _, t := range bufferTiers {
 		if guess <= t {
 			if want > t {
 				return t
@@ -84,24 +78,24 @@ func guessedCapacity(guess int) int {
 // marshal encodes m, a request of the type whose guess is g.
 func marshal(m protoMessage, g *sizeGuess, st *MarshalStats) mem.BufferSlice {
 	if guess := int(g.n.Load()); guess > 0 {
-		buf := marshalPool.Get(guessedCapacity(guess))
+		buf := bufferPool.Get(guessedCapacity(guess))
 		if n, ok := marshalBackwards(m, *buf); ok {
 			b := *buf
 			copy(b, b[len(b)-n:])
 			*buf = b[:n]
 			g.next(n)
 			st.Guessed.Add(1)
-			return mem.BufferSlice{mem.NewBuffer(buf, marshalPool)}
+			return mem.BufferSlice{mem.NewBuffer(buf, bufferPool)}
 		}
-		marshalPool.Put(buf)
+		bufferPool.Put(buf)
 	}
 	size := m.SizeProto()
-	buf := marshalPool.Get(size)
+	buf := bufferPool.Get(size)
 	n := m.MarshalProto(*buf)
 	*buf = (*buf)[:n]
 	g.next(n)
 	st.Sized.Add(1)
-	return mem.BufferSlice{mem.NewBuffer(buf, marshalPool)}
+	return mem.BufferSlice{mem.NewBuffer(buf, bufferPool)}
 }
 
 // marshalBackwards writes m at the end of buf and returns its length, or

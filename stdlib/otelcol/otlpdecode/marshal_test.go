@@ -180,3 +180,29 @@ func TestGuessedCapacity(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferTiers checks the pool's tiers: sorted, none more than half
+// as large again as the one before from 16 KiB on, up to 64 MiB; a buffer
+// comes back from its tier with the length asked for, and one larger than
+// every tier is made to measure and not kept.
+func TestBufferTiers(t *testing.T) {
+	if bufferTiers[len(bufferTiers)-1] != 64<<20 {
+		t.Fatalf("largest tier %d", bufferTiers[len(bufferTiers)-1])
+	}
+	for i := 3; i < len(bufferTiers); i++ {
+		if prev, cur := bufferTiers[i-1], bufferTiers[i]; cur <= prev || 2*cur > 3*prev {
+			t.Fatalf("tiers %d then %d", prev, cur)
+		}
+	}
+	const small = 16 << 10 // below it, tiers are 256 B, 4 KiB and 16 KiB
+	for _, size := range []int{0, 1, 256, 257, 5000, 300 << 10, 4<<20 + 1, 64 << 20} {
+		b := bufferPool.Get(size)
+		if len(*b) != size || cap(*b) < size || (size > small && 2*cap(*b) > 3*size) {
+			t.Fatalf("Get(%d): len %d cap %d", size, len(*b), cap(*b))
+		}
+		bufferPool.Put(b)
+	}
+	if b := bufferPool.Get(64<<20 + 1); cap(*b) != 64<<20+1 {
+		t.Fatalf("a buffer beyond the tiers has capacity %d", cap(*b))
+	}
+}
