@@ -26,7 +26,7 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags flowlua_lean ./stdlib/otelcol/ ./cmd/flowlua/
-	$(GO) vet -tags flowlua_minimal ./stdlib/otelcol/ ./cmd/flowlua/
+	$(GO) vet -tags flowlua_minimal ./stdlib/otelcol/ ./cmd/flowlua/ ./services/cluster/
 
 # Runs the example pipeline: OTLP in on 127.0.0.1:4317 (gRPC) and :4318
 # (HTTP), printed by the debug exporter. Ctrl-C stops it.

@@ -71,6 +71,16 @@ otelcol.exporter.debug "out" {}
 					t.Errorf("check %s: want %q and the reason, got:\n%s", script, want, out)
 				}
 			}
+			// The minimal build has no gossip: --cluster.enabled is refused
+			// at start with the reason (clustering itself is tested on the
+			// default build, cluster_test.go).
+			if tc.tags == "flowlua_minimal" {
+				out, err := exec.Command(bin, "run", "--no-watch", "--http.listen-addr=127.0.0.1:0",
+					"--cluster.enabled", "--cluster.listen-addr=127.0.0.1:0", otlp).CombinedOutput()
+				if err == nil || !strings.Contains(string(out), "--cluster.enabled: clustering is not in this build of flowlua (built with -tags flowlua_minimal)") {
+					t.Errorf("run --cluster.enabled in a minimal build: %v\n%s", err, out)
+				}
+			}
 			// Every component of the default build (this test binary) is
 			// a name in the smaller one, real or left out: the lists of
 			// stdlib/otelcol/absent.go follow the component files.

@@ -25,4 +25,8 @@
 // (see gossipConfig). Gossip may be encrypted with a shared key
 // (--cluster.secret-key-file). The HTTP API under /api/v0/cluster/ lists
 // the peers and proxies reads of a peer's API (api.go).
+//
+// The gossip lives in gossip.go; the flowlua_minimal build leaves it out
+// (gossip_minimal.go): there the service is always the single node, and
+// --cluster.enabled is refused.
 package cluster

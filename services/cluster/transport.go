@@ -1,3 +1,5 @@
+//go:build !flowlua_minimal
+
 package cluster
 
 import (
