@@ -48,19 +48,64 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 		return
 	}
 
+	// flowlua: the context is polled before the first instruction of a
+	// run and then only by the instructions after which a run can go on
+	// without bound (pollContext), not before every instruction.
+	cf = L.currentFrame
+	inst = cf.Fn.Proto.Code[cf.Pc]
+	cf.Pc++
+	pollContext(L)
+	if jumpTable[int(inst>>26)](L, inst, baseframe) == 1 {
+		return
+	}
 	for {
 		cf = L.currentFrame
 		inst = cf.Fn.Proto.Code[cf.Pc]
 		cf.Pc++
-		select {
-		case <-L.ctx.Done():
-			L.RaiseError(L.ctx.Err().Error())
+		if jumpTable[int(inst>>26)](L, inst, baseframe) == 1 {
 			return
-		default:
-			if jumpTable[int(inst>>26)](L, inst, baseframe) == 1 {
-				return
-			}
 		}
+	}
+}
+
+// pollContext raises the context's error once the state's context is
+// done (flowlua). Upstream polls before every instruction; flowlua polls
+// at the first instruction of a run and in the instructions after which a
+// run can go on without bound: a backward jump (OP_JMP with a negative
+// offset, OP_FORLOOP, OP_TFORLOOP: every Lua 5.1 loop ends in one), a call
+// (OP_CALL, OP_TAILCALL: recursion, and Go functions that allocate) and
+// OP_CONCAT (a straight line of s = s .. s doubles memory each time, and
+// the context is where flowlua's guard measures memory). The error's
+// position is the polling instruction's, as upstream's would be.
+func pollContext(L *LState) {
+	if L.ctx != nil {
+		if done := L.ctx.Done(); done != nil {
+			contextDone(L, done, false)
+		}
+	}
+}
+
+// pollContextAfterCall is pollContext after a Go function called from
+// the current frame returned: the error's position is the next
+// instruction's, where upstream polls next.
+func pollContextAfterCall(L *LState) {
+	if L.ctx != nil {
+		if done := L.ctx.Done(); done != nil {
+			contextDone(L, done, true)
+		}
+	}
+}
+
+func contextDone(L *LState, done <-chan struct{}, next bool) {
+	select {
+	case <-done:
+		if next {
+			// The frame ends with the error: its pc is only read for
+			// the error's position.
+			L.currentFrame.Pc++
+		}
+		L.RaiseError(L.ctx.Err().Error())
+	default:
 	}
 }
 
@@ -1008,6 +1053,7 @@ func init() {
 			return 0
 		},
 		func(L *LState, inst uint32, baseframe *callFrame) int { //OP_CONCAT
+			pollContext(L) // flowlua
 			reg := L.reg
 			cf := L.currentFrame
 			lbase := cf.LocalBase
@@ -1043,6 +1089,9 @@ func init() {
 		func(L *LState, inst uint32, baseframe *callFrame) int { //OP_JMP
 			cf := L.currentFrame
 			Sbx := int(inst&0x3ffff) - opMaxArgSbx //GETSBX
+			if Sbx < 0 {
+				pollContext(L) // flowlua: a loop
+			}
 			cf.Pc += Sbx
 			return 0
 		},
@@ -1187,6 +1236,12 @@ func init() {
 			} else {
 				callable, meta = L.metaCall(lv)
 			}
+			// flowlua: a call of a Lua function polls before its frame is
+			// pushed, a call of a Go function after it returned (where
+			// upstream would poll next, before the next instruction).
+			if callable == nil || !callable.IsG {
+				pollContext(L)
+			}
 			// this section is inlined by go-inline
 			// source function is 'func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) ' in '_state.go'
 			{
@@ -1305,12 +1360,16 @@ func init() {
 				}
 				ls.currentFrame = newcf
 			}
-			if callable.IsG && callGFunction(L, false) {
-				return 1
+			if callable.IsG {
+				if callGFunction(L, false) {
+					return 1
+				}
+				pollContextAfterCall(L)
 			}
 			return 0
 		},
 		func(L *LState, inst uint32, baseframe *callFrame) int { //OP_TAILCALL
+			pollContext(L) // flowlua
 			reg := L.reg
 			cf := L.currentFrame
 			lbase := cf.LocalBase
@@ -1372,6 +1431,7 @@ func init() {
 				if L.currentFrame == nil || L.currentFrame.Fn.IsG || luaframe == baseframe {
 					return 1
 				}
+				pollContextAfterCall(L) // flowlua: as OP_CALL
 			} else {
 				base := cf.Base
 				cf.Fn = callable
@@ -1790,6 +1850,7 @@ func init() {
 			return 0
 		},
 		func(L *LState, inst uint32, baseframe *callFrame) int { //OP_FORLOOP
+			pollContext(L) // flowlua
 			reg := L.reg
 			cf := L.currentFrame
 			lbase := cf.LocalBase
@@ -1925,6 +1986,7 @@ func init() {
 			return 0
 		},
 		func(L *LState, inst uint32, baseframe *callFrame) int { //OP_TFORLOOP
+			pollContext(L) // flowlua
 			reg := L.reg
 			cf := L.currentFrame
 			lbase := cf.LocalBase
