@@ -309,6 +309,63 @@ func callGFunction(L *LState, tailcall bool) bool {
 	return false
 }
 
+// callGoFunction is OP_CALL of the Go function fn, not through a
+// metamethod, on a fixed call stack (flowlua): what pushCallFrame,
+// initCallFrame, callGFunction and the poll after it do then, without the
+// call stack's interface calls and copies of the frame.
+func callGoFunction(L *LState, fs *fixedCallFrameStack, parent *callFrame, fn *LFunction, RA, nargs, nret int) int {
+	if fs.sp == len(fs.array) {
+		L.RaiseError("stack overflow")
+	}
+	frame := &fs.array[fs.sp]
+	*frame = callFrame{Idx: fs.sp, Fn: fn, Base: RA, LocalBase: RA + 1, ReturnBase: RA, NArgs: nargs, NRet: nret, Parent: parent}
+	fs.sp++
+	L.currentFrame = frame
+	L.reg.SetTop(RA + 1 + nargs)
+
+	gfnret := fn.GFunction(L)
+	if gfnret < 0 {
+		switchToParentThread(L, L.GetTop(), false, false)
+		return 1
+	}
+	n := nret
+	if n == MultRet {
+		n = gfnret
+	}
+	// as registry.CopyRange(RA, top-gfnret, -1, n)
+	rg := L.reg
+	regv := RA
+	start := rg.top - gfnret
+	if regv+n > cap(rg.array) {
+		rg.resize(regv + n)
+	}
+	limit := rg.top
+	for i := 0; i < n; i++ {
+		srcIdx := start + i
+		if srcIdx >= limit || srcIdx < 0 {
+			rg.array[regv+i] = LNil
+		} else {
+			rg.array[regv+i] = rg.array[srcIdx]
+		}
+	}
+	oldtop := rg.top
+	rg.top = regv + n
+	// Values beyond top are set to nil (for the garbage collector), one
+	// by one: a few arguments and results, for which clear's call into
+	// the runtime costs more than the stores.
+	for i := rg.top; i < oldtop; i++ {
+		rg.array[i] = nil
+	}
+	fs.sp--
+	if fs.sp == 0 {
+		L.currentFrame = nil
+	} else {
+		L.currentFrame = &fs.array[fs.sp-1]
+	}
+	pollContextAfterCall(L)
+	return 0
+}
+
 func threadRun(L *LState) {
 	if L.stack.IsEmpty() {
 		return
@@ -1241,6 +1298,9 @@ func init() {
 			// upstream would poll next, before the next instruction).
 			if callable == nil || !callable.IsG {
 				pollContext(L)
+			} else if fs, ok := L.stack.(*fixedCallFrameStack); ok && !meta {
+				// flowlua: a Go function on the fixed call stack
+				return callGoFunction(L, fs, cf, callable, RA, nargs, nret)
 			}
 			// this section is inlined by go-inline
 			// source function is 'func (ls *LState) pushCallFrame(cf callFrame, fn LValue, meta bool) ' in '_state.go'
