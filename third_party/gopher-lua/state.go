@@ -1510,7 +1510,24 @@ func (ls *LState) Replace(idx int, value LValue) {
 	}
 }
 
+// Arg returns argument n (n >= 1) of the running Go function, LNil past
+// the last one: Get(n) for a function called by the VM, without Get's
+// other indices, so that the compiler inlines it (flowlua).
+func (ls *LState) Arg(n int) LValue {
+	if reg := ls.currentFrame.LocalBase + n - 1; reg < ls.reg.top {
+		return ls.reg.array[reg]
+	}
+	return LNil
+}
+
 func (ls *LState) Get(idx int) LValue {
+	// flowlua: an argument of the running function first
+	if cf := ls.currentFrame; idx > 0 && cf != nil {
+		if reg := cf.LocalBase + idx - 1; reg < ls.reg.top {
+			return ls.reg.array[reg]
+		}
+		return LNil
+	}
 	base := ls.currentLocalBase()
 	if idx > 0 {
 		reg := base + idx - 1

@@ -362,7 +362,11 @@ func callGoFunction(L *LState, fs *fixedCallFrameStack, parent *callFrame, fn *L
 	} else {
 		L.currentFrame = &fs.array[fs.sp-1]
 	}
-	pollContextAfterCall(L)
+	if L.ctx != nil { // pollContextAfterCall, written out
+		if done := L.ctx.Done(); done != nil {
+			contextDone(L, done, true)
+		}
+	}
 	return 0
 }
 
@@ -1921,6 +1925,7 @@ func init() {
 					if step, ok3 := reg.Get(RA + 2).(LNumber); ok3 {
 						init += step
 						v := LNumber(init)
+						var iv LValue
 						// this section is inlined by go-inline
 						// source function is 'func (rg *registry) SetNumber(regi int, vali LNumber) ' in '_state.go'
 						{
@@ -1936,7 +1941,9 @@ func init() {
 									rg.resize(requiredSize)
 								}
 							}
-							rg.array[regi] = rg.alloc.LNumber2I(vali)
+							// flowlua: one box for the index and the loop variable
+							iv = rg.alloc.LNumber2I(vali)
+							rg.array[regi] = iv
 							if regi >= rg.top {
 								rg.top = regi + 1
 							}
@@ -1949,7 +1956,6 @@ func init() {
 							{
 								rg := reg
 								regi := RA + 3
-								vali := v
 								newSize := regi + 1
 								// this section is inlined by go-inline
 								// source function is 'func (rg *registry) checkSize(requiredSize int) ' in '_state.go'
@@ -1959,7 +1965,7 @@ func init() {
 										rg.resize(requiredSize)
 									}
 								}
-								rg.array[regi] = rg.alloc.LNumber2I(vali)
+								rg.array[regi] = iv
 								if regi >= rg.top {
 									rg.top = regi + 1
 								}
