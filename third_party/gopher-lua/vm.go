@@ -321,7 +321,9 @@ func callGoFunction(L *LState, fs *fixedCallFrameStack, parent *callFrame, fn *L
 	*frame = callFrame{Idx: fs.sp, Fn: fn, Base: RA, LocalBase: RA + 1, ReturnBase: RA, NArgs: nargs, NRet: nret, Parent: parent}
 	fs.sp++
 	L.currentFrame = frame
-	L.reg.SetTop(RA + 1 + nargs)
+	if top := RA + 1 + nargs; L.reg.top != top { // else already there
+		L.reg.SetTop(top)
+	}
 
 	gfnret := fn.GFunction(L)
 	if gfnret < 0 {
