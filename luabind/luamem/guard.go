@@ -136,6 +136,10 @@ func (g *Guard) Done() <-chan struct{} {
 	return g.slow()
 }
 
+// PollFlag returns the word Done tests: the VM (third_party/gopher-lua,
+// SetContext) skips Done while it is 0, when Done would return nil.
+func (g *Guard) PollFlag() *atomic.Uint32 { return &g.flags }
+
 func (g *Guard) slow() <-chan struct{} {
 	f := g.flags.Load()
 	if f&flagMeasure != 0 && f&(flagExpired|flagOver) == 0 {

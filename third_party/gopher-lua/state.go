@@ -2275,9 +2275,17 @@ func (ls *LState) SetMx(mx int) {
 }
 
 // SetContext set a context ctx to this LState. The provided ctx must be non-nil.
+//
+// flowlua: if ctx has a method PollFlag() *atomic.Uint32, the VM skips
+// ctx.Done while the word it returns is 0: ctx promises that Done returns
+// nil (a channel that is never ready) then.
 func (ls *LState) SetContext(ctx context.Context) {
 	ls.mainLoop = mainLoopWithContext
 	ls.ctx = ctx
+	ls.ctxFlag = nil
+	if p, ok := ctx.(interface{ PollFlag() *atomic.Uint32 }); ok {
+		ls.ctxFlag = p.PollFlag()
+	}
 }
 
 // Context returns the LState's context. To change the context, use WithContext.
@@ -2290,6 +2298,7 @@ func (ls *LState) RemoveContext() context.Context {
 	oldctx := ls.ctx
 	ls.mainLoop = mainLoop
 	ls.ctx = nil
+	ls.ctxFlag = nil
 	return oldctx
 }
 

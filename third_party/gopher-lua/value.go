@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync/atomic"
 )
 
 type LValueType int
@@ -195,6 +196,8 @@ type LState struct {
 	mainLoop     func(*LState, *callFrame)
 	ctx          context.Context
 	ctxCancelFn  context.CancelFunc
+	// flowlua: the poll flag of ctx, or nil (see SetContext)
+	ctxFlag *atomic.Uint32
 }
 
 func (ls *LState) String() string   { return fmt.Sprintf("thread: %p", ls) }

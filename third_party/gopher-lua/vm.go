@@ -78,6 +78,23 @@ func mainLoopWithContext(L *LState, baseframe *callFrame) {
 // the context is where flowlua's guard measures memory). The error's
 // position is the polling instruction's, as upstream's would be.
 func pollContext(L *LState) {
+	if f := L.ctxFlag; f != nil && f.Load() == 0 {
+		return // Done would return nil
+	}
+	pollContextSlow(L)
+}
+
+// pollContextAfterCall is pollContext after a Go function called from
+// the current frame returned: the error's position is the next
+// instruction's, where upstream polls next.
+func pollContextAfterCall(L *LState) {
+	if f := L.ctxFlag; f != nil && f.Load() == 0 {
+		return
+	}
+	pollContextSlowNext(L)
+}
+
+func pollContextSlow(L *LState) {
 	if L.ctx != nil {
 		if done := L.ctx.Done(); done != nil {
 			contextDone(L, done, false)
@@ -85,10 +102,7 @@ func pollContext(L *LState) {
 	}
 }
 
-// pollContextAfterCall is pollContext after a Go function called from
-// the current frame returned: the error's position is the next
-// instruction's, where upstream polls next.
-func pollContextAfterCall(L *LState) {
+func pollContextSlowNext(L *LState) {
 	if L.ctx != nil {
 		if done := L.ctx.Done(); done != nil {
 			contextDone(L, done, true)
@@ -369,11 +383,7 @@ func callGoFunction(L *LState, fs *fixedCallFrameStack, parent *callFrame, fn *L
 	} else {
 		L.currentFrame = &fs.array[fs.sp-1]
 	}
-	if L.ctx != nil { // pollContextAfterCall, written out
-		if done := L.ctx.Done(); done != nil {
-			contextDone(L, done, true)
-		}
-	}
+	pollContextAfterCall(L)
 	return 0
 }
 
