@@ -449,3 +449,6 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+// A patched gopher-lua: third_party/gopher-lua/FLOWLUA.md lists the patches.
+replace github.com/yuin/gopher-lua => ./third_party/gopher-lua

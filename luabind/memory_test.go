@@ -15,6 +15,8 @@ func TestLoadMemoryBombs(t *testing.T) {
 	}
 	tests := []struct{ name, src, want string }{
 		{"concat doubling", `local s = "x" while true do s = s .. s end`, "memory limit of 64 MiB exceeded"},
+		// no loop: the VM polls the guard at each concatenation
+		{"concat doubling, straight line", "local s = \"x\"\n" + strings.Repeat("s = s .. s\n", 40), "memory limit of 64 MiB exceeded"},
 		{"concat growth", `local s = "" local piece = string.rep("x", 1e6) while true do s = s .. piece end`, "memory limit of 64 MiB exceeded"},
 		{"table grown forever", `local t = {} while true do t[#t+1] = {} end`, "memory limit of 64 MiB exceeded"},
 		{"global table of strings", `big = {} local p = string.rep("y", 1e6) while true do big[#big+1] = p .. #big end`, "memory limit of 64 MiB exceeded"},

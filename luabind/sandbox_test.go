@@ -21,6 +21,13 @@ func TestEndlessLoopTimesOut(t *testing.T) {
 		{"local function f() return f() end\nf()\n", 1},
 		{"pcall(function() while true do end end)\nwhile true do end\n", 2},
 		{"file.read \"a\" { x = file.reed.b.c }\nrepeat until false\n", 2},
+		// The VM polls its context only at loops, calls and concatenations
+		// (third_party/gopher-lua/FLOWLUA.md): every way to run on.
+		{"local n = 0\nfor i = 1, math.huge do n = n + i end\n", 2},
+		{"local n = 0\nfor _ in function() return 1 end do n = n + 1 end\n", 2},
+		{"local function f() pcall(f) f() end\nf()\n", 1},
+		// a loop over several lines stops at its end, its backward jump
+		{"local n = 0\nwhile true do\n  n = n + 1\n  n = n - 1\nend\n", 5},
 	}
 	for _, tt := range tests {
 		opts := testOptions()

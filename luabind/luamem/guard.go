@@ -24,8 +24,10 @@ const (
 // L.SetContext): it is done once the call's time limit has passed or its
 // state went over its memory limit.
 //
-// gopher-lua polls its state's context before every instruction it runs.
-// The context package's contexts answer Done with an atomic load and a
+// The VM polls its state's context often: upstream gopher-lua before
+// every instruction, flowlua's copy (third_party/gopher-lua/FLOWLUA.md)
+// at the start of each run and at each loop, call and concatenation, so
+// that no run goes on without a poll. The context package's contexts answer Done with an atomic load and a
 // type assertion, and the poll of a real channel costs more again; in a
 // loop over the spans of a batch that is tens of nanoseconds a span. A
 // Guard answers Done with nil, a channel the poll skips at once, while
@@ -133,6 +135,10 @@ func (g *Guard) Done() <-chan struct{} {
 	}
 	return g.slow()
 }
+
+// PollFlag returns the word Done tests: the VM (third_party/gopher-lua,
+// SetContext) skips Done while it is 0, when Done would return nil.
+func (g *Guard) PollFlag() *atomic.Uint32 { return &g.flags }
 
 func (g *Guard) slow() <-chan struct{} {
 	f := g.flags.Load()

@@ -15,7 +15,7 @@ func (g *Guard) stop() { g.Stop() }
 func TestGuardDeadline(t *testing.T) {
 	d := newDeadline(20 * time.Millisecond)
 	defer d.stop()
-	if d.Done() != nil || d.Err() != nil {
+	if d.Done() != nil || d.Err() != nil || d.PollFlag().Load() != 0 {
 		t.Fatal("done before the limit")
 	}
 	if at, ok := d.Deadline(); !ok || time.Until(at) > 20*time.Millisecond {
@@ -30,6 +30,9 @@ func TestGuardDeadline(t *testing.T) {
 	case <-d.Done():
 	default:
 		t.Fatal("Done is not closed after the limit")
+	}
+	if d.PollFlag().Load() == 0 { // the VM would skip Done
+		t.Fatal("the poll flag is clear after the limit")
 	}
 	if d.Err() != context.DeadlineExceeded {
 		t.Fatalf("Err() = %v", d.Err())

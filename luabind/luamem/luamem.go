@@ -16,7 +16,9 @@
 //     has allocated another Step since the state was last measured, the
 //     guard asks the state to measure itself.
 //  3. The state measures itself on its own goroutine, between two
-//     instructions, when the VM polls the context (Guard.Done): Size
+//     instructions, when the VM polls the context (Guard.Done: at the
+//     start of each run and at each loop, call and concatenation, see
+//     third_party/gopher-lua/FLOWLUA.md): Size
 //     walks everything the state can reach (globals, registry, the call
 //     stack) and adds up an estimate of its bytes. A state over its limit
 //     fails the call with a *LimitError ("memory limit of 64 MiB
@@ -26,8 +28,8 @@
 // several states running at once each measure their own reach, so a
 // state that allocates little is never blamed for another's growth, and
 // garbage (strings built and dropped) never counts. What it costs: nothing
-// per instruction (the VM's poll loads one atomic word, as the deadline
-// alone did), a read of runtime/metrics per Tick of a long call, and a
+// per instruction (the VM's poll, at loops, calls and concatenations,
+// loads one atomic word, as the deadline alone did), a read of runtime/metrics per Tick of a long call, and a
 // walk of the state per Step of allocation while it runs.
 //
 // What is not exact: one `..` instruction is not bounded up front (the VM

@@ -90,6 +90,7 @@ func TestGuardOvershoot(t *testing.T) {
 	const limit = 64 << 20
 	for _, tt := range []struct{ name, src string }{
 		{"concat doubling", `s = "x" while true do s = s .. s end`},
+		{"concat doubling, straight line", `s = "x"` + strings.Repeat(" s = s .. s", 40)},
 		{"concat growth", `s = "" local p = string.rep("x", 1e6) while true do s = s .. p end`},
 		{"table of tables", `t = {} while true do t[#t+1] = {} end`},
 		{"table of numbers", `t = {} local i = 0 while true do i = i + 1 t[i] = i + 0.5 end`},

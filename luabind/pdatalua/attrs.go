@@ -36,8 +36,8 @@ func attrMethods(get attrsOf) map[string]lua.LGFunction {
 			h.b.writable(L)
 			// The common case, a string key and value, without the
 			// conversions of the general one.
-			if k, ok := L.Get(2).(lua.LString); ok && len(k) <= MaxKeyLen {
-				if v, ok := L.Get(3).(lua.LString); ok && len(v) <= MaxStringLen {
+			if k, ok := L.Arg(2).(lua.LString); ok && len(k) <= MaxKeyLen {
+				if v, ok := L.Arg(3).(lua.LString); ok && len(v) <= MaxStringLen {
 					m.PutStr(string(k), string(v))
 					return 0
 				}
@@ -50,7 +50,12 @@ func attrMethods(get attrsOf) map[string]lua.LGFunction {
 		"del_attr": func(L *lua.LState) int {
 			h, m := get(L)
 			h.b.writable(L)
-			L.Push(lua.LBool(m.Remove(L.CheckString(2))))
+			// A string key without CheckString's call and conversions.
+			k, ok := L.Arg(2).(lua.LString)
+			if !ok {
+				k = lua.LString(L.CheckString(2))
+			}
+			L.Push(lua.LBool(m.Remove(string(k))))
 			return 1
 		},
 		"attr_count": func(L *lua.LState) int {

@@ -144,7 +144,7 @@ func (b *Batch) index(L *lua.LState, k leafKind, bi *byIndex) int {
 	if !b.live || b.sess != bi.sess {
 		L.RaiseError("%s", errUsedAfter)
 	}
-	n, ok := L.Get(1).(lua.LNumber)
+	n, ok := L.Arg(1).(lua.LNumber)
 	if !ok {
 		L.ArgError(1, leafNames[k]+" index expected, got "+L.Get(1).Type().String())
 	}
