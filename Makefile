@@ -11,15 +11,17 @@ TAGS    ?=
 # "Memory"). Tests keep cgo: the race detector needs it.
 BUILD_CGO ?= 0
 
-.PHONY: build test run bench bench-go fuzz lint clean convert-corpus conformance
+.PHONY: build test run bench bench-go pgo fuzz lint clean convert-corpus conformance
 
 build:
 	CGO_ENABLED=$(BUILD_CGO) $(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
 
 # The test command of the README and CI: formatting, vet, then every test
-# with the race detector.
+# with the race detector. Without the profile-guided build of
+# cmd/flowlua/default.pgo: it would compile every package of the binary a
+# second time for the race build, and tests check behaviour, not speed.
 test: lint
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -pgo=off ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -38,6 +40,21 @@ run: build
 # (about 30 minutes; the first run also builds the collector twice).
 bench: build
 	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -suite -reps 5
+
+# Profiles flowlua under the bench's loads (every signal with the
+# realistic, small and one-attribute payloads over gRPC, the realistic
+# ones over OTLP/HTTP, and the Lua redaction pipelines) and merges them into
+# cmd/flowlua/default.pgo, the profile `go build` applies to flowlua
+# (profile-guided optimization; bench/README.md says what it buys).
+PGO_DIR := bench/.build/pgo
+pgo: build
+	rm -rf $(PGO_DIR) && mkdir -p $(PGO_DIR)
+	cd bench && for p in realistic small oneattr; do \
+		FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -systems flowlua -payload $$p -reps 1 -cpuprofile .build/pgo/grpc-$$p || exit 1; \
+	done
+	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -systems flowlua -protocol http -reps 1 -cpuprofile .build/pgo/http
+	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -systems flowlua -signals traces -pipelines redact,redact-bulk -reps 1 -cpuprofile .build/pgo/lua
+	$(GO) tool pprof -proto $(PGO_DIR)/*/*.pprof > cmd/flowlua/default.pgo
 
 # The in-process Go benchmarks of every package.
 bench-go:

@@ -51,7 +51,7 @@ otelcol.exporter.debug "out" {}
 		t.Run(tc.tags, func(t *testing.T) {
 			t.Parallel()
 			bin := filepath.Join(dir, tc.tags)
-			build := exec.Command(goBin, "build", "-tags", tc.tags, "-o", bin, ".")
+			build := exec.Command(goBin, "build", "-pgo=off", "-tags", tc.tags, "-o", bin, ".")
 			if out, err := build.CombinedOutput(); err != nil {
 				t.Fatalf("go build -tags %s: %v\n%s", tc.tags, err, out)
 			}

@@ -108,7 +108,11 @@ func TestGuardOvershoot(t *testing.T) {
 			size := Size(L, 0)
 			t.Logf("stopped after %s and %d measures, holding %d MiB (%.2f× the limit)",
 				time.Since(start).Round(time.Millisecond), g.walks, size>>20, float64(size)/limit)
-			if size > 4*limit {
+			// A doubling caught one step late holds 4× the limit plus the
+			// state's own few kilobytes (the timer that asks for a measure
+			// can be late on a loaded machine); two steps late is 8×.
+			const slack = 1 << 20
+			if size > 4*limit+slack {
 				t.Errorf("held %d MiB, more than 4× the limit", size>>20)
 			}
 		})
