@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,13 +67,34 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 // waitLimit bounds every polling command.
 const waitLimit = 30 * time.Second
 
+// givenPorts are the addresses freePort returned in this process: the
+// port the OS hands out for ":0" is free now, and nothing stops the next
+// call from getting the same one once it is closed (a node's HTTP and
+// gossip addresses once came out equal, and its gossip failed to bind).
+var (
+	givenPortsMu sync.Mutex
+	givenPorts   = map[string]bool{}
+)
+
+// freePort returns 127.0.0.1:<a port free now>, never one it returned
+// before in this process.
 func freePort() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", err
+		}
+		addr := l.Addr().String()
+		l.Close()
+		givenPortsMu.Lock()
+		given := givenPorts[addr]
+		givenPorts[addr] = true
+		givenPortsMu.Unlock()
+		if !given {
+			return addr, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return "", fmt.Errorf("no free port that was not given out before, in 100 tries")
 }
 
 // freeport VAR: sets VAR to 127.0.0.1:<a free port>.

@@ -171,16 +171,34 @@ func allSignals(c ...any) map[string]any {
 	return map[string]any{"traces": c, "metrics": c, "logs": c}
 }
 
-// freePort returns a 127.0.0.1 address nothing listens on.
+// givenPorts are the addresses freePort returned in this process: once
+// closed, the port the OS handed out for ":0" may be handed out again.
+var (
+	givenPortsMu sync.Mutex
+	givenPorts   = map[string]bool{}
+)
+
+// freePort returns a 127.0.0.1 address nothing listens on, never one it
+// returned before in this process.
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		_ = l.Close()
+		givenPortsMu.Lock()
+		given := givenPorts[addr]
+		givenPorts[addr] = true
+		givenPortsMu.Unlock()
+		if !given {
+			return addr
+		}
 	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
+	t.Fatal("no free port that was not given out before, in 100 tries")
+	return ""
 }
 
 // waitListening waits until addr accepts connections.
