@@ -45,7 +45,8 @@ bench: build
 # realistic, small and one-attribute payloads over gRPC, the realistic
 # ones over OTLP/HTTP, and the Lua redaction pipelines) and merges them into
 # cmd/flowlua/default.pgo, the profile `go build` applies to flowlua
-# (profile-guided optimization; bench/README.md says what it buys).
+# (profile-guided optimization; bench/README.md says what it buys), with
+# the paths of this machine reduced to base names (bench/cmd/pgoprofile).
 PGO_DIR := bench/.build/pgo
 pgo: build
 	rm -rf $(PGO_DIR) && mkdir -p $(PGO_DIR)
@@ -54,7 +55,7 @@ pgo: build
 	done
 	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -systems flowlua -protocol http -reps 1 -cpuprofile .build/pgo/http
 	cd bench && FLOWLUA_BIN=$(CURDIR)/$(BIN) $(GO) run ./cmd/compare -systems flowlua -signals traces -pipelines redact,redact-bulk -reps 1 -cpuprofile .build/pgo/lua
-	$(GO) tool pprof -proto $(PGO_DIR)/*/*.pprof > cmd/flowlua/default.pgo
+	cd bench && $(GO) run ./cmd/pgoprofile -o $(CURDIR)/cmd/flowlua/default.pgo .build/pgo/*/*.pprof
 
 # The in-process Go benchmarks of every package.
 bench-go:

@@ -3,6 +3,7 @@ module github.com/flowlua/flowlua/bench
 go 1.26.8
 
 require (
+	github.com/google/pprof v0.0.0-20260604005048-7023385849c0
 	go.opentelemetry.io/collector/pdata v1.64.0
 	google.golang.org/grpc v1.83.0
 	google.golang.org/protobuf v1.36.11
