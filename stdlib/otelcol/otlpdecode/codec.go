@@ -114,12 +114,21 @@ func NewGRPCCodec(delegate encoding.CodecV2, fast bool) (*Codec, error) {
 func (c *Codec) StatsOf(signal string) *Stats { return statsOf(&c.stats, signal) }
 
 func statsOf(stats *[3]Stats, signal string) *Stats {
-	for i, s := range signalNames {
-		if s == signal {
-			return &stats[i]
-		}
+	if i := signalIndex(signal); i >= 0 {
+		return &stats[i]
 	}
 	return nil
+}
+
+// signalIndex returns the index of signal in signalNames, -1 if it is not
+// one of them.
+func signalIndex(signal string) int {
+	for i, s := range signalNames {
+		if s == signal {
+			return i
+		}
+	}
+	return -1
 }
 
 // Codec decodes OTLP export requests with the fast decoder and hands
@@ -144,13 +153,9 @@ func (c *Codec) Name() string { return "proto" }
 // everything else with the wrapped codec.
 func (c *Codec) Marshal(v any) (mem.BufferSlice, error) {
 	if c.enabled {
-		t := reflect.TypeOf(v)
-		for _, r := range c.requests {
-			if r.typ == t {
-				if m, ok := v.(protoMessage); ok {
-					return marshal(m, &c.guesses[r.signal], &c.marshals[r.signal]), nil
-				}
-				break
+		if r, ok := c.requestOf(v); ok {
+			if m, ok := v.(protoMessage); ok {
+				return marshal(m, &c.guesses[r.signal], &c.marshals[r.signal]), nil
 			}
 		}
 	}
@@ -160,10 +165,8 @@ func (c *Codec) Marshal(v any) (mem.BufferSlice, error) {
 // MarshalStatsOf returns how the requests of one signal were encoded:
 // "traces", "metrics" or "logs"; nil for any other name.
 func (c *Codec) MarshalStatsOf(signal string) *MarshalStats {
-	for i, s := range signalNames {
-		if s == signal {
-			return &c.marshals[i]
-		}
+	if i := signalIndex(signal); i >= 0 {
+		return &c.marshals[i]
 	}
 	return nil
 }
@@ -171,19 +174,25 @@ func (c *Codec) MarshalStatsOf(signal string) *MarshalStats {
 // Unmarshal decodes an OTLP export request with the fast path when it is
 // on and accepts the request, else with the wrapped codec.
 func (c *Codec) Unmarshal(data mem.BufferSlice, v any) error {
-	t := reflect.TypeOf(v)
-	for _, r := range c.requests {
-		if r.typ != t {
-			continue
-		}
+	if r, ok := c.requestOf(v); ok {
 		if c.enabled && c.fast(r, data, v) {
 			c.stats[r.signal].Fast.Add(1)
 			return nil
 		}
 		c.stats[r.signal].Pdata.Add(1)
-		break
 	}
 	return c.delegate.Unmarshal(data, v)
+}
+
+// requestOf returns the OTLP export request whose message v is.
+func (c *Codec) requestOf(v any) (request, bool) {
+	t := reflect.TypeOf(v)
+	for _, r := range c.requests {
+		if r.typ == t {
+			return r, true
+		}
+	}
+	return request{}, false
 }
 
 // fast decodes data into v and reports whether it did.
