@@ -207,6 +207,19 @@ func (n *componentNode) start() {
 	}()
 }
 
+// starting reports whether the component runs here and has not finished
+// its first start (component.StartingComponent).
+func (n *componentNode) starting() bool {
+	n.mu.Lock()
+	inst, running := n.instance, n.done != nil && !n.exited
+	n.mu.Unlock()
+	if !running {
+		return false
+	}
+	sc, ok := inst.(component.StartingComponent)
+	return ok && sc.Starting()
+}
+
 // update applies new arguments to a running component; a failure keeps
 // the last good arguments and marks the component unhealthy.
 func (n *componentNode) update(args component.Arguments) {

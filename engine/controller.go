@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -172,6 +174,31 @@ func NewController(opts ControllerOptions) *Controller {
 
 // Loaded reports whether a script has been applied.
 func (c *Controller) Loaded() bool { return c.loaded.Load() }
+
+// Ready returns nil once the first load has been applied and every
+// component it runs here has finished starting (component.StartingComponent:
+// a receiver listens), else why the process is not ready yet. A component
+// that failed to start does not hold readiness back: /-/healthy and the
+// API show it.
+func (c *Controller) Ready() error {
+	if !c.Loaded() {
+		return errors.New("the first load has not been applied")
+	}
+	c.mu.RLock()
+	live := c.live
+	c.mu.RUnlock()
+	var starting []string
+	for id, ln := range live {
+		if n, ok := ln.(*componentNode); ok && n.starting() {
+			starting = append(starting, id)
+		}
+	}
+	if len(starting) > 0 {
+		slices.Sort(starting)
+		return fmt.Errorf("components still starting: %s", strings.Join(starting, ", "))
+	}
+	return nil
+}
 
 // Files returns every file the running script read (script, modules and
 // plugins), each with the digest of what it held when it was read. After a

@@ -23,8 +23,9 @@ type Options struct {
 	Logger         *slog.Logger
 	HTTPListenAddr string
 	StoragePath    string
-	// Ready reports whether the first load has been applied.
-	Ready func() bool
+	// Ready returns nil once the first load has been applied and its
+	// components have started, else why the process is not ready.
+	Ready func() error
 	// Reload reloads the script now; it returns the error of a rejected
 	// script, the running graph being kept.
 	Reload func() error

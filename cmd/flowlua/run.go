@@ -104,7 +104,7 @@ func (r *runCmd) Run(e *env) error {
 		Logger:         logger,
 		HTTPListenAddr: r.HTTPListenAddr,
 		StoragePath:    r.StoragePath,
-		Ready:          func() bool { return ctrl.Loaded() },
+		Ready:          func() error { return ctrl.Ready() },
 		Reload:         func() error { return ctrl.Reload() },
 		Metrics:        metrics,
 		Registerer:     metrics,

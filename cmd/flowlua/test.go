@@ -263,7 +263,7 @@ func testServices() ([]service.Service, error) {
 		Logger:         slog.New(slog.DiscardHandler),
 		HTTPListenAddr: "127.0.0.1:0",
 		StoragePath:    os.TempDir(),
-		Ready:          func() bool { return true },
+		Ready:          func() error { return nil },
 		Reload:         func() error { return errors.New("no reload in tests") },
 		Fatal:          func(error) {},
 	})

@@ -128,6 +128,17 @@ type HealthComponent interface {
 	CurrentHealth() Health
 }
 
+// StartingComponent is a component whose Run has start-up work to do
+// before it takes data: a receiver binding its port, a client connecting.
+// The process is not ready (GET /-/ready) while one is starting, so that a
+// probe's "ready" means the receivers listen.
+type StartingComponent interface {
+	Component
+	// Starting reports whether the component's first start has not
+	// finished yet, successfully or not; safe for concurrent use.
+	Starting() bool
+}
+
 // Info describes a component of the running graph, for services and the API.
 type Info struct {
 	ID           string

@@ -1,7 +1,8 @@
 // Package http is the http service: one address (--http.listen-addr) that
 // serves everything flowlua shows over HTTP.
 //
-//	GET  /-/ready                      200 once the first load was applied, else 503
+//	GET  /-/ready                      200 once the first load was applied and its components
+//	                                   started (receivers listen), else 503 with the reason
 //	GET  /-/healthy                    200 while every component is healthy, else 503
 //	                                   listing "id: state: message" of each one that is not
 //	POST /-/reload                     reload now; 400 with the errors of a rejected script

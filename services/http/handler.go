@@ -59,11 +59,14 @@ func (s *Service) refusePlaintext(next http.Handler) http.Handler {
 	})
 }
 
-// serveReady answers 200 once the first load has been applied, else 503.
+// serveReady answers 200 once the first load has been applied and its
+// components have started, else 503 with the reason.
 func (s *Service) serveReady(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Ready != nil && !s.opts.Ready() {
-		http.Error(w, "not ready: the first load has not been applied", http.StatusServiceUnavailable)
-		return
+	if s.opts.Ready != nil {
+		if err := s.opts.Ready(); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 	}
 	fmt.Fprintln(w, "ready")
 }

@@ -1,6 +1,7 @@
 package http
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -51,12 +52,12 @@ func TestHealthyEndpoint(t *testing.T) {
 }
 
 func TestReadyEndpoint(t *testing.T) {
-	ready := false
-	s := New(services.Options{Ready: func() bool { return ready }})
-	if code, _ := serve(s, "GET", "/-/ready"); code != 503 {
-		t.Fatalf("before the first load: %d, want 503", code)
+	ready := errors.New("the first load has not been applied")
+	s := New(services.Options{Ready: func() error { return ready }})
+	if code, body := serve(s, "GET", "/-/ready"); code != 503 || body != "not ready: the first load has not been applied\n" {
+		t.Fatalf("before the first load: %d %q, want 503 and the reason", code, body)
 	}
-	ready = true
+	ready = nil
 	if code, body := serve(s, "GET", "/-/ready"); code != 200 || body != "ready\n" {
 		t.Fatalf("after the first load: %d %q", code, body)
 	}

@@ -97,7 +97,7 @@ func TestPages(t *testing.T) {
 
 // basic_auth covers everything but the probes, and takes any of its users.
 func TestBasicAuth(t *testing.T) {
-	s := newHostedService(services.Options{Ready: func() bool { return true }}, pipelineHost())
+	s := newHostedService(services.Options{Ready: func() error { return nil }}, pipelineHost())
 	cfg := Config{BasicAuth: &BasicAuthConfig{Username: "admin", Password: "s3cret", Users: []BasicAuthUser{{"ops", "other"}}}}
 	if err := cfg.BasicAuth.Validate(); err != nil {
 		t.Fatal(err)

@@ -42,11 +42,15 @@ type adapter struct {
 
 	mu      sync.Mutex
 	args    decoded
-	gen     uint64         // counts updates: a deferred one applies if still the last
-	ext     *Extension     // extensions: the handle exported as id
-	cur     *instance      // nil when not running (or failed to start)
-	running bool           // between starting and stopping in Run
-	done    bool           // Run has returned
+	gen     uint64     // counts updates: a deferred one applies if still the last
+	ext     *Extension // extensions: the handle exported as id
+	cur     *instance  // nil when not running (or failed to start)
+	running bool       // between starting and stopping in Run
+	done    bool       // Run has returned
+
+	// started is set once Run's first start has finished, successfully or
+	// not, or Run ended before it (Starting).
+	started atomic.Bool
 	bg      sync.WaitGroup // drains and shutdowns of replaced instances
 
 	stopBy atomic.Pointer[time.Time] // once Run is stopping: when draining must end
@@ -164,6 +168,11 @@ func (a *adapter) config(d decoded) (component.Config, error) {
 // it failed to start or reported an error status.
 func (a *adapter) CurrentHealth() flowcomp.Health { return a.health.get() }
 
+// Starting reports whether Run has not yet finished starting the
+// upstream component: until then a receiver does not listen, and the
+// process is not ready.
+func (a *adapter) Starting() bool { return !a.started.Load() }
+
 // Run waits for the extensions the config references to start (the
 // engine runs them before, but their Run starts them concurrently with
 // this one), starts the instance and runs until ctx ends; it then stops
@@ -177,6 +186,7 @@ func (a *adapter) Run(ctx context.Context) error {
 		}
 		a.mu.Unlock()
 		if !waitExtensions(ctx, exts) {
+			a.started.Store(true)
 			a.finish(context.Background()) // cancelled before the extensions ran
 			return nil
 		}
@@ -194,6 +204,7 @@ func (a *adapter) Run(ctx context.Context) error {
 			a.cur = nil
 		}
 	}
+	a.started.Store(true)
 	a.mu.Unlock()
 
 	<-ctx.Done()
