@@ -38,7 +38,12 @@ import (
 //     one request;
 //   - a string, int, double or bool value's box is an element of a chunk of
 //     pdata's box type, and the value's interface is built from the box's
-//     type word.
+//     type word;
+//   - a metric's data (the oneof's box, a *Metric_Gauge, and the message
+//     it points to, a *Gauge) are elements of chunks of their types, and
+//     a list of number points gets its pointer slice as a window (length =
+//     capacity) into a chunk of pointers shared by the request's lists: a
+//     request of fifty gauges of ten points took 328 allocations, now 31.
 //
 // Each box, map window and item is referenced by exactly one place, as
 // pdata's own decoder would allocate it: pdata never mutates a box in
@@ -116,21 +121,39 @@ func (c *chunk) take(k *slabKind, n, hint int) unsafe.Pointer {
 	return p
 }
 
+// takeFit is take for elements whose number is known ahead (the metrics
+// of a list, their data): a new chunk holds hint elements, however few.
+func (c *chunk) takeFit(k *slabKind, n, hint int) unsafe.Pointer {
+	if c.cap-c.used < n {
+		size := max(n, min(hint, maxChunk))
+		c.base, c.used, c.cap = k.make(size), 0, size
+	}
+	p := unsafe.Add(c.base, uintptr(c.used)*k.size)
+	c.used += n
+	return p
+}
+
 // layout is what the slabs need of pdata's internal types; ok is false
 // when anything differs from what this file expects.
 var layout = struct {
 	ok bool
 
-	kv          *slabKind // internal.KeyValue
-	kvKey       uintptr   // offset of KeyValue.Key
-	kvValue     uintptr   // offset of KeyValue.Value (an AnyValue: one interface)
-	str, i64    *slabKind // AnyValue_StringValue, AnyValue_IntValue
-	f64, bool   *slabKind // AnyValue_DoubleValue, AnyValue_BoolValue
-	asInt       *slabKind // NumberDataPoint_AsInt
-	asDouble    *slabKind
-	pointValue  uintptr // offset of NumberDataPoint.Value
-	span, log   *slabKind
-	point       *slabKind // NumberDataPoint
+	kv         *slabKind // internal.KeyValue
+	kvKey      uintptr   // offset of KeyValue.Key
+	kvValue    uintptr   // offset of KeyValue.Value (an AnyValue: one interface)
+	str, i64   *slabKind // AnyValue_StringValue, AnyValue_IntValue
+	f64, bool  *slabKind // AnyValue_DoubleValue, AnyValue_BoolValue
+	asInt      *slabKind // NumberDataPoint_AsInt
+	asDouble   *slabKind
+	pointValue uintptr // offset of NumberDataPoint.Value
+	span, log  *slabKind
+	point      *slabKind // NumberDataPoint
+	pointPtr   *slabKind // *NumberDataPoint: windows of a points list's pointer slice
+	metric     *slabKind // Metric
+	metricData uintptr   // offset of Metric.Data (an empty interface: the oneof)
+	// data, by pmetric.MetricType: the oneof's wrapper (Metric_Gauge, a
+	// box of one pointer) and what it points to (Gauge).
+	data        [numMetricTypes]struct{ wrap, msg *slabKind }
 	pooling     *featuregate.Gate
 	poolingName string
 }{poolingName: "pdata.useProtoPooling"}
@@ -242,6 +265,51 @@ func checkLayout() (ok bool) {
 		return false
 	}
 	layout.span, layout.log, layout.point = newSlabKind(span), newSlabKind(log), newSlabKind(point)
+	layout.pointPtr = newSlabKind(reflect.PointerTo(point))
+	return checkMetricLayout()
+}
+
+// numMetricTypes bounds pmetric.MetricType's values (Empty is 0).
+const numMetricTypes = int(pmetric.MetricTypeSummary) + 1
+
+// checkMetricLayout checks what the slabs of metrics need: pmetric.Metric
+// wraps the item type of MetricSlice, whose Data is an empty interface
+// that SetEmptyGauge and its peers set to a box of one pointer (a
+// *Metric_Gauge) to a new message (a *Gauge).
+func checkMetricLayout() bool {
+	mt := itemType(pmetric.NewMetricSlice())
+	m := pmetric.NewMetric()
+	if mt == nil || firstOrig(reflect.TypeOf(m)) != reflect.PointerTo(mt) {
+		return false
+	}
+	data, ok := mt.FieldByName("Data")
+	if !ok || !isAny(data.Type) {
+		return false
+	}
+	layout.metric, layout.metricData = newSlabKind(mt), data.Offset
+	setters := [numMetricTypes]func(){
+		pmetric.MetricTypeGauge:                func() { m.SetEmptyGauge() },
+		pmetric.MetricTypeSum:                  func() { m.SetEmptySum() },
+		pmetric.MetricTypeHistogram:            func() { m.SetEmptyHistogram() },
+		pmetric.MetricTypeExponentialHistogram: func() { m.SetEmptyExponentialHistogram() },
+		pmetric.MetricTypeSummary:              func() { m.SetEmptySummary() },
+	}
+	for typ, set := range setters {
+		if set == nil {
+			continue
+		}
+		set()
+		v := *(*any)(unsafe.Add(origOf(unsafe.Pointer(&m)), data.Offset))
+		wrap := boxOf(v, reflect.Pointer)
+		if wrap == nil || m.Type() != pmetric.MetricType(typ) {
+			return false
+		}
+		msg := wrap.slice.Elem().Field(0).Type.Elem()
+		if msg.Kind() != reflect.Struct {
+			return false
+		}
+		layout.data[typ].wrap, layout.data[typ].msg = wrap, newSlabKind(msg)
+	}
 	return true
 }
 
@@ -265,17 +333,36 @@ type rawSlice struct {
 	len, cap int
 }
 
-// fillItems appends n new zero items of kind k, carved from c, to the list
-// whose orig (a *[]*T) is at origp; the caller made room (EnsureCapacity).
-func fillItems(origp unsafe.Pointer, k *slabKind, c *chunk, n int) {
-	if n == 0 {
-		return
-	}
+// fillItems appends n new zero items of kind k, the consecutive elements
+// of a chunk from base (chunk.take's), to the list whose orig (a *[]*T) is
+// at origp; the caller made room (EnsureCapacity or windowItems).
+func fillItems(origp unsafe.Pointer, k *slabKind, base unsafe.Pointer, n int) {
 	s := (*[]unsafe.Pointer)(origp)
-	base := c.take(k, n, n)
 	for i := range n {
 		*s = append(*s, unsafe.Add(base, uintptr(i)*k.size))
 	}
+}
+
+// window gives the empty list whose orig (a *[]*T) is at origp room for n
+// items: its pointer slice becomes a window of n pointers (length =
+// capacity, so that an append beyond them reallocates rather than
+// overwriting the next list's) into a chunk of pointers of kind pk shared
+// by the lists of a request, sized for hint.
+func window(origp unsafe.Pointer, pk *slabKind, ptrs *chunk, n, hint int) {
+	if n > 0 {
+		*(*[]unsafe.Pointer)(origp) = unsafe.Slice((*unsafe.Pointer)(ptrs.takeFit(pk, n, hint)), n)[:0]
+	}
+}
+
+// emptyData sets m's data to a new, empty message of type typ carved from
+// the decoder's chunks: what m.SetEmptyGauge() and its peers do with one
+// allocation each for the box and the message.
+func (d *decoder) emptyData(m pmetric.Metric, typ pmetric.MetricType) {
+	k := &layout.data[typ]
+	hint := d.metricsLeft + 1 // with m
+	box := d.dataBoxes[typ].takeFit(k.wrap, 1, hint)
+	*(*unsafe.Pointer)(box) = d.dataMsgs[typ].takeFit(k.msg, 1, hint)
+	*(*any)(unsafe.Add(origOf(unsafe.Pointer(&m)), layout.metricData)) = makeIface(k.wrap.word, box)
 }
 
 // hint is how many elements a new chunk is sized for when per are needed

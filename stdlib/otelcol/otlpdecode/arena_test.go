@@ -98,6 +98,49 @@ func TestSlabsIndependent(t *testing.T) {
 			t.Fatal("edited slab-decoded metrics differ from edited pdata-decoded ones")
 		}
 	})
+	t.Run("small metrics", func(t *testing.T) {
+		// Thirty gauges of ten points: the metrics, their gauges and the
+		// gauges' pointer slices are carved from shared chunks.
+		in := smallMetrics(300)
+		edit := func(md pmetric.Metrics) []byte {
+			ms := md.ResourceMetrics().At(0).ScopeMetrics().At(0).Metrics()
+			for i := range ms.Len() {
+				m := ms.At(i)
+				m.SetName(m.Name() + "?")
+				dps := m.Gauge().DataPoints()
+				dps.RemoveIf(func(dp pmetric.NumberDataPoint) bool { return dp.DoubleValue() == float64(i*10+3) })
+				added := dps.AppendEmpty() // in the window's last slot
+				added.SetIntValue(int64(i))
+				dps.AppendEmpty().SetDoubleValue(-1) // beyond the window
+				editMap(dps.At(0).Attributes(), i)
+				switch i % 3 {
+				case 1:
+					m.SetEmptySum().DataPoints().AppendEmpty().SetIntValue(7)
+				case 2:
+					moved := pmetric.NewNumberDataPointSlice()
+					dps.MoveAndAppendTo(moved)
+					moved.MoveAndAppendTo(dps)
+				}
+			}
+			ms.RemoveIf(func(m pmetric.Metric) bool { return m.Name() == "gen.4?" })
+			b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		want, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := newDecoder().metrics(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(edit(got), edit(want)) {
+			t.Fatal("edited slab-decoded metrics differ from edited pdata-decoded ones")
+		}
+	})
 	t.Run("logs", func(t *testing.T) {
 		in := oneAttrLogs(300)
 		edit := func(ld plog.Logs) []byte {

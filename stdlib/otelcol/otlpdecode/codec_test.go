@@ -110,7 +110,7 @@ func TestGRPCCodec(t *testing.T) {
 			// One more resource, with entity_refs, which the fast path
 			// leaves to pdata.
 			b, _ := (&ptrace.ProtoMarshaler{}).MarshalTraces(testdata.GenerateTraces(5))
-			withRefs := append(b, field(1, field(1, field(3, field(2, []byte("type")))))...)
+			withRefs := append(b, bytesField(1, bytesField(1, bytesField(3, bytesField(2, []byte("type")))))...)
 			req := ptraceotlp.NewExportRequest()
 			if err := req.UnmarshalProto(withRefs); err != nil {
 				t.Fatal(err)
@@ -142,14 +142,14 @@ func TestGRPCCodec(t *testing.T) {
 	}
 }
 
-// field encodes a length-delimited field.
-func field(num protowire.Number, payload []byte) []byte {
+// bytesField encodes a length-delimited field.
+func bytesField(num protowire.Number, payload []byte) []byte {
 	return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), payload)
 }
 
 // keyValue encodes a KeyValue with a string value.
 func keyValue(k, v string) []byte {
-	return append(field(1, []byte(k)), field(2, field(1, []byte(v)))...)
+	return append(bytesField(1, []byte(k)), bytesField(2, bytesField(1, []byte(v)))...)
 }
 
 // TestPanicFallsBack checks that a panic in the fast path leaves the

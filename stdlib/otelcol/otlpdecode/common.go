@@ -15,7 +15,7 @@ import (
 // the elements, sizes their slice with ensure, and decodes each with
 // element. other decodes the message's other fields (nil: it has none) and
 // returns errUnsupported for a field it does not know.
-func list(buf []byte, num protowire.Number, ensure func(int), element func([]byte) error, other func(*cursor) error) error {
+func list(buf []byte, num protowire.Number, ensure func(int), element func([]byte) error, other func(field) error) error {
 	n, err := count(buf, num)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func list(buf []byte, num protowire.Number, ensure func(int), element func([]byt
 		if f.num == num && f.typ == protowire.BytesType {
 			err = element(f.data())
 		} else if other != nil {
-			err = other(&f)
+			err = other(f.field())
 		} else {
 			err = errUnsupported
 		}
@@ -43,15 +43,15 @@ func list(buf []byte, num protowire.Number, ensure func(int), element func([]byt
 // elements; field 3 the schema URL.
 func (d *decoder) envelope(buf []byte, head func([]byte) error, ensure func(int), element func([]byte) error, setSchemaURL func(string)) error {
 	var once singular
-	return list(buf, 2, ensure, element, func(f *cursor) error {
+	return list(buf, 2, ensure, element, func(f field) error {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
 			if err := once.first(1); err != nil {
 				return err
 			}
-			return head(f.data())
+			return head(f.data)
 		case f.num == 3 && f.typ == protowire.BytesType:
-			setSchemaURL(d.str(f.data()))
+			setSchemaURL(d.str(f.data))
 			return nil
 		}
 		return errUnsupported

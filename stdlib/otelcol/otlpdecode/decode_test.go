@@ -392,15 +392,15 @@ func TestInternedStrings(t *testing.T) {
 func declineCases() map[string][]byte {
 	kv := keyValue
 	msg := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
-	resource := func(r []byte) []byte { return field(1, field(1, r)) } // ExportTraceServiceRequest.resource_spans[0].resource
+	resource := func(r []byte) []byte { return bytesField(1, bytesField(1, r)) } // ExportTraceServiceRequest.resource_spans[0].resource
 	return map[string][]byte{
-		"duplicate attribute key": resource(msg(field(1, kv("k", "a")), field(1, kv("k", "b")))),
-		"resource entity_refs":    resource(field(3, field(2, []byte("type")))),
+		"duplicate attribute key": resource(msg(bytesField(1, kv("k", "a")), bytesField(1, kv("k", "b")))),
+		"resource entity_refs":    resource(bytesField(3, bytesField(2, []byte("type")))),
 		"unknown field":           resource(protowire.AppendVarint(protowire.AppendTag(nil, 99, protowire.VarintType), 1)),
-		"attribute value twice":   resource(field(1, msg(field(1, []byte("k")), field(2, field(1, []byte("a"))), field(2, nil)))),
-		"resource twice":          msg(field(1, msg(field(1, field(1, kv("a", "1"))), field(1, field(1, kv("b", "2")))))),
+		"attribute value twice":   resource(bytesField(1, msg(bytesField(1, []byte("k")), bytesField(2, bytesField(1, []byte("a"))), bytesField(2, nil)))),
+		"resource twice":          msg(bytesField(1, msg(bytesField(1, bytesField(1, kv("a", "1"))), bytesField(1, bytesField(1, kv("b", "2")))))),
 		"group wire type":         protowire.AppendTag(nil, 1, protowire.StartGroupType),
-		"truncated":               field(1, field(1, field(1, kv("k", "v"))))[:9],
-		"short trace id":          field(1, field(2, field(2, field(1, []byte{1, 2, 3})))),
+		"truncated":               bytesField(1, bytesField(1, bytesField(1, kv("k", "v"))))[:9],
+		"short trace id":          bytesField(1, bytesField(2, bytesField(2, bytesField(1, []byte{1, 2, 3})))),
 	}
 }

@@ -31,7 +31,7 @@ func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
 			records.EnsureCapacity(n)
 			if d.slabs {
 				at = records.Len()
-				fillItems(origOf(unsafe.Pointer(&records)), layout.log, &d.records, n)
+				fillItems(origOf(unsafe.Pointer(&records)), layout.log, d.records.take(layout.log, n, n), n)
 				d.left = n
 			}
 		}, func(b []byte) error {

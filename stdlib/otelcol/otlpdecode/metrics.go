@@ -27,8 +27,53 @@ func (d *decoder) resourceMetrics(rm pmetric.ResourceMetrics, buf []byte) error 
 
 func (d *decoder) scopeMetrics(sm pmetric.ScopeMetrics, buf []byte) error {
 	ms := sm.Metrics()
+	at := 0
 	return d.envelope(buf, func(b []byte) error { return d.scope(sm.Scope(), b) },
-		ms.EnsureCapacity, func(b []byte) error { return d.metric(ms.AppendEmpty(), b) }, sm.SetSchemaUrl)
+		func(n int) {
+			ms.EnsureCapacity(n)
+			if d.slabs {
+				at = ms.Len()
+				fillItems(origOf(unsafe.Pointer(&ms)), layout.metric, d.metricItems.takeFit(layout.metric, n, n), n)
+				d.metricsLeft = n
+			}
+		}, func(b []byte) error {
+			if !d.slabs {
+				return d.metric(ms.AppendEmpty(), b)
+			}
+			m := ms.At(at)
+			at++
+			d.metricsLeft--
+			return d.metric(m, b)
+		}, sm.SetSchemaUrl)
+}
+
+// metricTypes maps the field numbers of Metric's data oneof to the types.
+var metricTypes = [...]pmetric.MetricType{
+	5:  pmetric.MetricTypeGauge,
+	7:  pmetric.MetricTypeSum,
+	9:  pmetric.MetricTypeHistogram,
+	10: pmetric.MetricTypeExponentialHistogram,
+	11: pmetric.MetricTypeSummary,
+}
+
+// setEmptyData sets m's data to a new, empty message of type typ.
+func (d *decoder) setEmptyData(m pmetric.Metric, typ pmetric.MetricType) {
+	if d.slabs {
+		d.emptyData(m, typ)
+		return
+	}
+	switch typ {
+	case pmetric.MetricTypeGauge:
+		m.SetEmptyGauge()
+	case pmetric.MetricTypeSum:
+		m.SetEmptySum()
+	case pmetric.MetricTypeHistogram:
+		m.SetEmptyHistogram()
+	case pmetric.MetricTypeExponentialHistogram:
+		m.SetEmptyExponentialHistogram()
+	case pmetric.MetricTypeSummary:
+		m.SetEmptySummary()
+	}
 }
 
 func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
@@ -52,18 +97,20 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 				return errUnsupported
 			}
 			data = true
+			typ := metricTypes[f.num]
+			d.setEmptyData(m, typ)
 			var err error
-			switch f.num {
-			case 5:
-				err = d.gauge(m.SetEmptyGauge(), f.data())
-			case 7:
-				err = d.sum(m.SetEmptySum(), f.data())
-			case 9:
-				err = d.histogram(m.SetEmptyHistogram(), f.data())
-			case 10:
-				err = d.expHistogram(m.SetEmptyExponentialHistogram(), f.data())
-			case 11:
-				err = d.summary(m.SetEmptySummary(), f.data())
+			switch typ {
+			case pmetric.MetricTypeGauge:
+				err = d.gauge(m.Gauge(), f.data())
+			case pmetric.MetricTypeSum:
+				err = d.sum(m.Sum(), f.data())
+			case pmetric.MetricTypeHistogram:
+				err = d.histogram(m.Histogram(), f.data())
+			case pmetric.MetricTypeExponentialHistogram:
+				err = d.expHistogram(m.ExponentialHistogram(), f.data())
+			case pmetric.MetricTypeSummary:
+				err = d.summary(m.Summary(), f.data())
 			}
 			if err != nil {
 				return err
@@ -90,12 +137,19 @@ func (d *decoder) gauge(g pmetric.Gauge, buf []byte) error {
 func (d *decoder) numberPoints(dps pmetric.NumberDataPointSlice) (func(int), func([]byte) error) {
 	at := 0
 	return func(n int) {
-			dps.EnsureCapacity(n)
-			if d.slabs {
-				at = dps.Len()
-				fillItems(origOf(unsafe.Pointer(&dps)), layout.point, &d.points, n)
-				d.left = n
+			if !d.slabs {
+				dps.EnsureCapacity(n)
+				return
 			}
+			at = dps.Len()
+			hint := n * (d.metricsLeft + 1) // if the metrics left are alike
+			if at == 0 {
+				window(origOf(unsafe.Pointer(&dps)), layout.pointPtr, &d.pointPtrs, n, hint)
+			} else {
+				dps.EnsureCapacity(n)
+			}
+			fillItems(origOf(unsafe.Pointer(&dps)), layout.point, d.points.take(layout.point, n, hint), n)
+			d.left = hint // sizes the chunks of the points' boxes and attributes
 		}, func(b []byte) error {
 			if !d.slabs {
 				return d.numberPoint(dps.AppendEmpty(), b)
@@ -109,7 +163,7 @@ func (d *decoder) numberPoints(dps pmetric.NumberDataPointSlice) (func(int), fun
 
 func (d *decoder) sum(s pmetric.Sum, buf []byte) error {
 	ensure, element := d.numberPoints(s.DataPoints())
-	return list(buf, 1, ensure, element, func(f *cursor) error {
+	return list(buf, 1, ensure, element, func(f field) error {
 		switch {
 		case f.num == 2 && f.typ == protowire.VarintType:
 			s.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
@@ -130,8 +184,8 @@ func (d *decoder) histogram(h pmetric.Histogram, buf []byte) error {
 
 // temporality decodes the aggregation temporality (field 2) of a histogram
 // or an exponential histogram.
-func temporality(set func(pmetric.AggregationTemporality)) func(*cursor) error {
-	return func(f *cursor) error {
+func temporality(set func(pmetric.AggregationTemporality)) func(field) error {
+	return func(f field) error {
 		if f.num != 2 || f.typ != protowire.VarintType {
 			return errUnsupported
 		}

@@ -31,7 +31,7 @@ func (d *decoder) scopeSpans(ss ptrace.ScopeSpans, buf []byte) error {
 			spans.EnsureCapacity(n)
 			if d.slabs {
 				at = spans.Len()
-				fillItems(origOf(unsafe.Pointer(&spans)), layout.span, &d.spans, n)
+				fillItems(origOf(unsafe.Pointer(&spans)), layout.span, d.spans.take(layout.span, n, n), n)
 				d.left = n
 			}
 		}, func(b []byte) error {

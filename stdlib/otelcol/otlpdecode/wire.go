@@ -33,6 +33,25 @@ func fields(b []byte) cursor { return cursor{buf: b} }
 // data returns the payload of the length-delimited field just read.
 func (c *cursor) data() []byte { return c.buf[c.lo:c.hi] }
 
+// field is the field just read, as a value: what list hands to the
+// decoder of a message's other fields (a pointer to the cursor would move
+// it to the heap, one allocation per list).
+type field struct {
+	num  protowire.Number
+	typ  protowire.Type
+	u    uint64 // a varint's or a fixed field's value
+	data []byte // a length-delimited field's payload
+}
+
+// field returns the field just read.
+func (c *cursor) field() field {
+	f := field{num: c.num, typ: c.typ, u: c.u}
+	if c.typ == protowire.BytesType {
+		f.data = c.data()
+	}
+	return f
+}
+
 // done reports whether the whole message was read.
 func (c *cursor) done() bool { return c.pos == len(c.buf) }
 
@@ -143,6 +162,13 @@ type decoder struct {
 	asInts, asDoubles          chunk
 	spans, records, points     chunk
 	left                       int
+	// The metrics of a request: their items, their data's boxes and
+	// messages by type, and the pointer slices of number points;
+	// metricsLeft is how many metrics of the current list are still to
+	// decode.
+	metricItems, pointPtrs chunk
+	dataBoxes, dataMsgs    [numMetricTypes]chunk
+	metricsLeft            int
 }
 
 // begin prepares d for a request: slabs on when allowed.
@@ -160,6 +186,9 @@ func (d *decoder) end() {
 	d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
 	d.asInts, d.asDoubles = chunk{}, chunk{}
 	d.spans, d.records, d.points = chunk{}, chunk{}, chunk{}
+	d.metricItems, d.pointPtrs = chunk{}, chunk{}
+	d.dataBoxes, d.dataMsgs = [numMetricTypes]chunk{}, [numMetricTypes]chunk{}
+	d.metricsLeft = 0
 }
 
 // internBits sizes the intern table: 1024 entries.
