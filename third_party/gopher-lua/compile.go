@@ -3,7 +3,6 @@ package lua
 import (
 	"fmt"
 	"math"
-	"reflect"
 
 	"github.com/yuin/gopher-lua/ast"
 )
@@ -1244,7 +1243,11 @@ func compileExpr(context *funcContext, reg int, expr ast.Expr, ec *expcontext) i
 		}
 		return sused
 	default:
-		panic(fmt.Sprintf("expr %v not implemented.", reflect.TypeOf(ex).Elem().Name()))
+		// flowlua: the parser makes no other expression; were it to, the
+		// script gets a compile error at the expression's line rather
+		// than a panic.
+		raiseCompileError(context, sline(ex), "cannot compile an expression of type %T", ex)
+		return sused
 	}
 
 } // }}}

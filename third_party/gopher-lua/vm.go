@@ -1531,9 +1531,7 @@ func init() {
 				cf.Pc = 0
 				cf.Base = RA
 				cf.LocalBase = RA + 1
-				cf.ReturnBase = cf.ReturnBase
-				cf.NArgs = nargs
-				cf.NRet = cf.NRet
+				cf.NArgs = nargs // ReturnBase and NRet stay (flowlua: vet's self-assignments removed)
 				cf.TailCall++
 				lbase := cf.LocalBase
 				if meta {
@@ -2452,7 +2450,6 @@ func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
 		return LNumber(math.Pow(flhs, frhs))
 	}
 	panic("should not reach here")
-	return LNumber(0)
 }
 
 func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {

@@ -110,15 +110,9 @@ const (
 
 // take returns n consecutive zero elements of kind k, from c when it has
 // room, else from a new chunk sized for hint elements (what the rest of the
-// list will likely need).
+// list will likely need), at least minChunk.
 func (c *chunk) take(k *slabKind, n, hint int) unsafe.Pointer {
-	if c.cap-c.used < n {
-		size := max(n, min(max(hint, minChunk), maxChunk))
-		c.base, c.used, c.cap = k.make(size), 0, size
-	}
-	p := unsafe.Add(c.base, uintptr(c.used)*k.size)
-	c.used += n
-	return p
+	return c.takeFit(k, n, max(hint, minChunk))
 }
 
 // takeFit is take for elements whose number is known ahead (the metrics
@@ -287,21 +281,11 @@ func checkMetricLayout() bool {
 		return false
 	}
 	layout.metric, layout.metricData = newSlabKind(mt), data.Offset
-	setters := [numMetricTypes]func(){
-		pmetric.MetricTypeGauge:                func() { m.SetEmptyGauge() },
-		pmetric.MetricTypeSum:                  func() { m.SetEmptySum() },
-		pmetric.MetricTypeHistogram:            func() { m.SetEmptyHistogram() },
-		pmetric.MetricTypeExponentialHistogram: func() { m.SetEmptyExponentialHistogram() },
-		pmetric.MetricTypeSummary:              func() { m.SetEmptySummary() },
-	}
-	for typ, set := range setters {
-		if set == nil {
-			continue
-		}
-		set()
+	for typ := pmetric.MetricTypeGauge; int(typ) < numMetricTypes; typ++ {
+		setEmptyData(m, typ)
 		v := *(*any)(unsafe.Add(origOf(unsafe.Pointer(&m)), data.Offset))
 		wrap := boxOf(v, reflect.Pointer)
-		if wrap == nil || m.Type() != pmetric.MetricType(typ) {
+		if wrap == nil || m.Type() != typ {
 			return false
 		}
 		msg := wrap.slice.Elem().Field(0).Type.Elem()
@@ -335,7 +319,7 @@ type rawSlice struct {
 
 // fillItems appends n new zero items of kind k, the consecutive elements
 // of a chunk from base (chunk.take's), to the list whose orig (a *[]*T) is
-// at origp; the caller made room (EnsureCapacity or windowItems).
+// at origp; the caller made room (EnsureCapacity or window).
 func fillItems(origp unsafe.Pointer, k *slabKind, base unsafe.Pointer, n int) {
 	s := (*[]unsafe.Pointer)(origp)
 	for i := range n {

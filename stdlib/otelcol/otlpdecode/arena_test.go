@@ -55,17 +55,7 @@ func TestSlabsIndependent(t *testing.T) {
 			}
 			return b
 		}
-		want, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := newDecoder().traces(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(edit(got), edit(want)) {
-			t.Fatal("edited slab-decoded traces differ from edited pdata-decoded ones")
-		}
+		editedAlike(t, in, (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces, newDecoder().traces, edit)
 	})
 	t.Run("metrics", func(t *testing.T) {
 		in := oneAttrMetrics(300)
@@ -86,17 +76,7 @@ func TestSlabsIndependent(t *testing.T) {
 			}
 			return b
 		}
-		want, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := newDecoder().metrics(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(edit(got), edit(want)) {
-			t.Fatal("edited slab-decoded metrics differ from edited pdata-decoded ones")
-		}
+		editedAlike(t, in, (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics, newDecoder().metrics, edit)
 	})
 	t.Run("small metrics", func(t *testing.T) {
 		// Thirty gauges of ten points: the metrics, their gauges and the
@@ -129,17 +109,7 @@ func TestSlabsIndependent(t *testing.T) {
 			}
 			return b
 		}
-		want, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := newDecoder().metrics(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(edit(got), edit(want)) {
-			t.Fatal("edited slab-decoded metrics differ from edited pdata-decoded ones")
-		}
+		editedAlike(t, in, (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics, newDecoder().metrics, edit)
 	})
 	t.Run("logs", func(t *testing.T) {
 		in := oneAttrLogs(300)
@@ -159,18 +129,26 @@ func TestSlabsIndependent(t *testing.T) {
 			}
 			return b
 		}
-		want, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := newDecoder().logs(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(edit(got), edit(want)) {
-			t.Fatal("edited slab-decoded logs differ from edited pdata-decoded ones")
-		}
+		editedAlike(t, in, (&plog.ProtoUnmarshaler{}).UnmarshalLogs, newDecoder().logs, edit)
 	})
+}
+
+// editedAlike decodes in with pdata's decoder and with slabs, edits both
+// with edit (which re-encodes what it edited) and fails unless both give
+// the same bytes.
+func editedAlike[T any](t *testing.T, in []byte, pdata, slabs func([]byte) (T, error), edit func(T) []byte) {
+	t.Helper()
+	want, err := pdata(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := slabs(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(edit(got), edit(want)) {
+		t.Fatal("edited slab-decoded data differ from edited pdata-decoded data")
+	}
 }
 
 // TestSlabsOffWithPooling checks that pdata's pooling gate turns the slabs

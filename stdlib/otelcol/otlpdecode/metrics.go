@@ -56,12 +56,9 @@ var metricTypes = [...]pmetric.MetricType{
 	11: pmetric.MetricTypeSummary,
 }
 
-// setEmptyData sets m's data to a new, empty message of type typ.
-func (d *decoder) setEmptyData(m pmetric.Metric, typ pmetric.MetricType) {
-	if d.slabs {
-		d.emptyData(m, typ)
-		return
-	}
+// setEmptyData sets m's data to a new, empty message of type typ, as
+// pdata's SetEmptyGauge and its peers do (d.emptyData with slabs).
+func setEmptyData(m pmetric.Metric, typ pmetric.MetricType) {
 	switch typ {
 	case pmetric.MetricTypeGauge:
 		m.SetEmptyGauge()
@@ -98,7 +95,11 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 			}
 			data = true
 			typ := metricTypes[f.num]
-			d.setEmptyData(m, typ)
+			if d.slabs {
+				d.emptyData(m, typ)
+			} else {
+				setEmptyData(m, typ)
+			}
 			var err error
 			switch typ {
 			case pmetric.MetricTypeGauge:
