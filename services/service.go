@@ -37,6 +37,9 @@ type Options struct {
 	// Fatal stops the process with err (exit 1): for a service that cannot
 	// work at all, such as an http service whose address is taken.
 	Fatal func(err error)
+	// DisablePprof leaves the Go profiler's routes (/debug/pprof/) out
+	// of the http service (--no-http.enable-pprof): they answer 404.
+	DisablePprof bool
 	// Cluster are the --cluster.* settings of the cluster service.
 	Cluster ClusterOptions
 	// Extra carries settings of services registered outside flowlua's

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -33,6 +34,7 @@ type runCmd struct {
 	DrainTimeout   time.Duration `name:"drain.timeout" default:"30s" env:"FLOWLUA_DRAIN_TIMEOUT" help:"How long a component a reload replaces or removes may take to send what it still queues, and how long SIGINT/SIGTERM waits for the whole pipeline to drain; what is left then is dropped and counted in flowlua_component_dropped_items_total. A second SIGINT/SIGTERM exits at once."`
 	Watch          bool          `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
 	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests and OTLP/HTTP protobuf bodies with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's. Also lets the OTLP/gRPC exporters encode without sizing each request first."`
+	EnablePprof    bool          `name:"http.enable-pprof" default:"true" negatable:"" env:"FLOWLUA_HTTP_ENABLE_PPROF" help:"Serve the Go profiler under /debug/pprof/. Off, those routes answer 404 and the runtime no longer samples heap allocations (whose stack walks cost CPU and memory), as in a collector built without its pprof extension."`
 	pluginFlags
 	clusterFlags
 	LogLevel  string `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
@@ -75,6 +77,10 @@ func (r *runCmd) Run(e *env) error {
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
 
+	if !r.EnablePprof {
+		// Nothing can read the heap profile: stop sampling for it.
+		runtime.MemProfileRate = 0
+	}
 	metrics := prometheus.NewRegistry()
 	// gRPC's codecs are process-wide: the OTLP decoders (gRPC and HTTP)
 	// are installed here, once, before any receiver exists, and only by run.
@@ -109,6 +115,7 @@ func (r *runCmd) Run(e *env) error {
 		Metrics:        metrics,
 		Registerer:     metrics,
 		Fatal:          func(err error) { fatal(&fatalError{err}) },
+		DisablePprof:   !r.EnablePprof,
 		Cluster:        clusterOpts,
 	})
 	if err != nil {

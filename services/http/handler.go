@@ -35,12 +35,16 @@ func (s *Service) handler() http.Handler {
 	handle("GET /{$}", "/", s.serveIndex)
 	handle("GET /component/{id}", "/component/{id}", s.serveComponentPage)
 	handle("GET /static/", "/static/", s.serveStatic)
-	// The Go profiler, as Alloy and the collector's pprof extension offer.
-	handle("GET /debug/pprof/", "/debug/pprof/", pprof.Index)
-	handle("GET /debug/pprof/cmdline", "/debug/pprof/cmdline", pprof.Cmdline)
-	handle("GET /debug/pprof/profile", "/debug/pprof/profile", pprof.Profile)
-	handle("GET /debug/pprof/symbol", "/debug/pprof/symbol", pprof.Symbol)
-	handle("GET /debug/pprof/trace", "/debug/pprof/trace", pprof.Trace)
+	// The Go profiler, as Alloy and the collector's pprof extension
+	// offer; off with --no-http.enable-pprof, as Alloy's
+	// --server.http.enable-pprof=false.
+	if !s.opts.DisablePprof {
+		handle("GET /debug/pprof/", "/debug/pprof/", pprof.Index)
+		handle("GET /debug/pprof/cmdline", "/debug/pprof/cmdline", pprof.Cmdline)
+		handle("GET /debug/pprof/profile", "/debug/pprof/profile", pprof.Profile)
+		handle("GET /debug/pprof/symbol", "/debug/pprof/symbol", pprof.Symbol)
+		handle("GET /debug/pprof/trace", "/debug/pprof/trace", pprof.Trace)
+	}
 	handle("/", "other", http.NotFound)
 	return s.refusePlaintext(s.requireAuth(mux))
 }

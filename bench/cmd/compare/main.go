@@ -69,7 +69,14 @@ type options struct {
 	suitePayloads  []string
 	suiteProtocols []string
 	idleSettle     time.Duration
-	baselineBin    string // a second flowlua binary, system "flowlua-baseline"
+	// suiteSmallScale multiplies the items of the suite's small and
+	// one-attribute loads.
+	suiteSmallScale float64
+	baselineBin     string // a second flowlua binary, system "flowlua-baseline"
+	// pprof serves flowlua's /debug/pprof/ (and so samples its heap);
+	// off, flowlua runs with --no-http.enable-pprof, as the collector
+	// builds, which link no pprof extension.
+	pprof          bool
 	startTimeout   time.Duration
 	drainTimeout   time.Duration
 	rebuild        bool
@@ -161,6 +168,7 @@ func parseFlags() (*options, error) {
 	defBin := os.Getenv("FLOWLUA_BIN")
 	flag.StringVar(&o.flowluaBin, "flowlua", defBin, "flowlua binary (env FLOWLUA_BIN; default bin/flowlua at the repo root)")
 	flag.StringVar(&o.baselineBin, "flowlua-baseline", "", "a second flowlua binary, measured as the system flowlua-baseline (e.g. a build without PGO)")
+	flag.BoolVar(&o.pprof, "pprof", false, "let flowlua serve /debug/pprof/ and sample its heap for it; by default flowlua runs with --no-http.enable-pprof (where the binary has it), as neither collector build links the pprof extension")
 	flag.StringVar(&o.collectorBin, "collector", "", "collector binary (default: build .build/otelcol-bench with the builder)")
 	flag.DurationVar(&o.startTimeout, "start-timeout", 20*time.Second, "deadline for a system's receiver port to open")
 	flag.DurationVar(&o.drainTimeout, "drain-timeout", 60*time.Second, "deadline for the sink to count everything after the load ends")
@@ -177,6 +185,7 @@ func parseFlags() (*options, error) {
 	flag.BoolVar(&o.suiteFull, "suite-full", true, "with -suite, also compare the default flowlua build with the collector built with all its components (collector-full)")
 	flag.StringVar(&suitePayloads, "suite-payloads", "realistic,small,oneattr", "with -suite, the payloads of the loads")
 	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc,http", "with -suite, the protocols of the loads")
+	flag.Float64Var(&o.suiteSmallScale, "suite-small-scale", 2, "with -suite, multiply -*-items by this for the small and one-attribute payloads (their runs are short)")
 	flag.DurationVar(&o.idleSettle, "idle-settle", 3*time.Second, "with -suite, how long a system idles after its port opens before its RSS is read")
 	flag.Parse()
 	o.suitePayloads, o.suiteProtocols = splitList(suitePayloads), splitList(suiteProtocols)
@@ -434,9 +443,29 @@ func command(o *options, sys, p string) ([]string, error) {
 		if err := checkFlowlua(bin, file); err != nil {
 			return nil, err
 		}
-		return []string{bin, "run", "--no-watch", "--http.listen-addr=127.0.0.1:0", file}, nil
+		args := []string{bin, "run", "--no-watch", "--http.listen-addr=127.0.0.1:0"}
+		if !o.pprof && hasFlag(bin, "http.enable-pprof") {
+			args = append(args, "--no-http.enable-pprof")
+		}
+		return append(args, file), nil
 	}
 	return nil, fmt.Errorf("unknown system %q", sys)
+}
+
+// flowluaFlags caches `flowlua run --help` by binary.
+var flowluaFlags = map[string]string{}
+
+// hasFlag reports whether the help of the flowlua binary bin's run
+// command names flag (without its dashes: kong writes --[no-]name): a
+// baseline build may predate it.
+func hasFlag(bin, flag string) bool {
+	help, ok := flowluaFlags[bin]
+	if !ok {
+		out, _ := exec.Command(bin, "run", "--help").CombinedOutput()
+		help = string(out)
+		flowluaFlags[bin] = help
+	}
+	return strings.Contains(help, flag)
 }
 
 // flowluaChecks caches checkFlowlua's verdicts by binary and pipeline file.

@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/flowlua/flowlua/bench/internal/wire"
 )
 
 func TestMedian(t *testing.T) {
@@ -72,5 +76,58 @@ func TestSkipMissingFlowlua(t *testing.T) {
 	}
 	if _, err := command(o, "collector", "nope"); err == nil {
 		t.Fatal("want a skip for a missing collector config")
+	}
+}
+
+// TestScaledItems: the suite lengthens the small and one-attribute loads
+// only, and leaves the options' own counts alone.
+func TestScaledItems(t *testing.T) {
+	o := &options{items: map[wire.Signal]int64{wire.Traces: 3, wire.Metrics: 6}, suiteSmallScale: 2}
+	if got := scaledItems(o, "realistic"); got[wire.Traces] != 3 || got[wire.Metrics] != 6 {
+		t.Errorf("realistic: %v", got)
+	}
+	for _, p := range []string{"small", "oneattr"} {
+		if got := scaledItems(o, p); got[wire.Traces] != 6 || got[wire.Metrics] != 12 {
+			t.Errorf("%s: %v", p, got)
+		}
+	}
+	if o.items[wire.Traces] != 3 {
+		t.Errorf("the options' items changed: %v", o.items)
+	}
+}
+
+// TestPprofFlag: flowlua runs with --no-http.enable-pprof unless -pprof,
+// and only where its binary has the flag (an older baseline does not).
+func TestPprofFlag(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "pipelines"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pipelines", "p.lua"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := func(name, help string) string {
+		bin := filepath.Join(dir, name)
+		script := "#!/bin/sh\n[ \"$2\" = --help ] && echo '" + help + "'\nexit 0\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return bin
+	}
+	newer := fake("newer", "--[no-]http.enable-pprof  Serve the Go profiler")
+	older := fake("older", "--[no-]watch")
+	for _, c := range []struct {
+		bin   string
+		pprof bool
+		want  bool
+	}{{newer, false, true}, {newer, true, false}, {older, false, false}} {
+		o := &options{benchDir: dir, flowluaBin: c.bin, pprof: c.pprof}
+		args, err := command(o, "flowlua", "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(args, "--no-http.enable-pprof"); got != c.want {
+			t.Errorf("%s, -pprof=%v: args %v", filepath.Base(c.bin), c.pprof, args)
+		}
 	}
 }
