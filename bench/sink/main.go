@@ -3,13 +3,14 @@
 // http://HTTP_ADDR/count, and prints them on SIGINT or SIGTERM before it
 // exits.
 //
-//	sink -grpc 127.0.0.1:4319 -http 127.0.0.1:4320
+//	sink -grpc 127.0.0.1:4319 -http 127.0.0.1:4320 [-window BYTES]
 package main
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -22,9 +23,13 @@ import (
 func main() {
 	grpcAddr := flag.String("grpc", "127.0.0.1:0", "OTLP/gRPC listen address")
 	httpAddr := flag.String("http", "", "listen address of the /count endpoint (empty: none)")
+	window := flag.Int("window", sink.DefaultWindow, "HTTP/2 flow-control window in bytes, per stream and per connection (0: gRPC's dynamic window)")
 	flag.Parse()
 
-	s := sink.New()
+	if *window < 0 || *window > math.MaxInt32 {
+		fatal(fmt.Errorf("-window %d: want 0 to %d", *window, math.MaxInt32))
+	}
+	s := sink.New(int32(*window))
 	gl, err := net.Listen("tcp", *grpcAddr)
 	if err != nil {
 		fatal(err)

@@ -40,6 +40,7 @@ import (
 
 	"github.com/flowlua/flowlua/bench/internal/gen"
 	"github.com/flowlua/flowlua/bench/internal/loadgen"
+	"github.com/flowlua/flowlua/bench/internal/sink"
 	"github.com/flowlua/flowlua/bench/internal/wire"
 )
 
@@ -54,6 +55,7 @@ type options struct {
 	workers      int
 	payload      string
 	rate         float64
+	sinkWindow   int // the sink's flow-control window, bytes (0: gRPC's dynamic window)
 	batch        int
 	pin          string
 	flowluaBin   string
@@ -161,6 +163,7 @@ func parseFlags() (*options, error) {
 	flag.Int64Var(&logs, "logs-items", 4_000_000, "log records per logs run")
 	flag.IntVar(&o.workers, "workers", 4, "load generator workers (one connection each)")
 	flag.StringVar(&o.payload, "payload", "realistic", "load generator data: realistic, small (telemetrygen-like) or oneattr (one attribute per item; metrics: one Sum of all points)")
+	flag.IntVar(&o.sinkWindow, "sink-window", sink.DefaultWindow, "the sink's HTTP/2 flow-control window in bytes (0: gRPC's dynamic window, which a sink sharing a CPU with the load generator grows slowly; see internal/sink)")
 	flag.Float64Var(&o.rate, "rate", 0, "cap the load at this many items per second (0 = as fast as the system accepts); applies to every signal")
 	flag.IntVar(&o.batch, "batch", 500, "items per export request sent by the load generator")
 	flag.StringVar(&o.protocol, "protocol", "grpc", "OTLP transport of the load: grpc (RECEIVER_ENDPOINT) or http (protobuf to RECEIVER_HTTP_ENDPOINT)")
@@ -562,7 +565,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 
 	// The sink first: an exporter that dials before its endpoint listens
 	// backs off for about a second.
-	sk, err := start([]string{filepath.Join(o.benchDir, sinkBin), "-grpc", sinkGRPC, "-http", sinkHTTP},
+	sk, err := start([]string{filepath.Join(o.benchDir, sinkBin), "-grpc", sinkGRPC, "-http", sinkHTTP, "-window", strconv.Itoa(o.sinkWindow)},
 		nil, o.genCPU, filepath.Join(logDir, tag+"-sink.log"), io.Discard)
 	if err != nil {
 		return m, err
@@ -839,6 +842,14 @@ func peerOf(system string, systems []string) string {
 	return "collector-full"
 }
 
+// sinkWindowText describes the sink's flow-control window for a summary.
+func sinkWindowText(window int) string {
+	if window == 0 {
+		return "sink with gRPC's dynamic window"
+	}
+	return fmt.Sprintf("sink window %d KiB", window>>10)
+}
+
 // printSummary prints the median table and the flowlua/collector ratios.
 func printSummary(w io.Writer, o *options, all []measurement, notes map[string]bool) {
 	sums := summarize(all)
@@ -850,7 +861,7 @@ func printSummary(w io.Writer, o *options, all []measurement, notes map[string]b
 	if o.rate > 0 {
 		rate = fmt.Sprintf("at most %.0f items/s", o.rate)
 	}
-	fmt.Fprintf(w, "\nMedians of %d repetition(s); OTLP/%s load, %s payload, %d workers x %d items per request, %s; %s.\n\n", o.reps, strings.ToUpper(o.protocol), o.payload, o.workers, o.batch, rate, pin)
+	fmt.Fprintf(w, "\nMedians of %d repetition(s); OTLP/%s load, %s payload, %d workers x %d items per request, %s; %s; %s.\n\n", o.reps, strings.ToUpper(o.protocol), o.payload, o.workers, o.batch, rate, pin, sinkWindowText(o.sinkWindow))
 	header := []string{"system", "pipeline", "signal", "items", "CPU-s", "items/CPU-s", "±%", "peak RSS MB", "startup ms", "util", "other cores", "flowlua/peer items/CPU-s", "flowlua/peer RSS"}
 	var rows [][]string
 	for _, s := range sums {

@@ -361,8 +361,8 @@ func printSuite(w io.Writer, o *options, rows []suiteRow) {
 	if o.sutCPU != "" {
 		pin = fmt.Sprintf("system on CPU %s, load on CPU %s", o.sutCPU, o.genCPU)
 	}
-	fmt.Fprintf(w, "\nflowlua against the upstream collector %s built with the same components; medians of %d alternating repetitions; %d workers x %d items per request; %s.\n\n",
-		builderVersion, o.reps, o.workers, o.batch, pin)
+	fmt.Fprintf(w, "\nflowlua against the upstream collector %s built with the same components; medians of %d alternating repetitions; %d workers x %d items per request; %s; %s.\n\n",
+		builderVersion, o.reps, o.workers, o.batch, pin, sinkWindowText(o.sinkWindow))
 	header := []string{"measure", "flowlua", "collector", "ratio", "worst run", "target", "met"}
 	var out [][]string
 	for _, r := range rows {

@@ -23,6 +23,16 @@ import (
 // default limit.
 const MaxRecvMsgSize = 256 << 20
 
+// DefaultWindow is the sink's HTTP/2 flow-control window (per stream and
+// per connection) unless New is given another. A backend on its own
+// machine grows gRPC's dynamic window (64 KiB at first) within a few round
+// trips; the sink shares a CPU with the load generator, so each of those
+// round trips waited for a busy CPU, and how long the first exports took
+// decided how much the system under test queued at start: from one
+// repetition to the next, the peak RSS of the same system varied by up to
+// 2.5x. A fixed window above the largest batch takes that out.
+const DefaultWindow = 16 << 20
+
 // Counts is a snapshot of what the sink received.
 type Counts struct {
 	Traces   int64 `json:"traces"`
@@ -53,13 +63,19 @@ type Sink struct {
 	srv      *grpc.Server
 }
 
-// New returns a sink with its gRPC server set up but not serving.
-func New() *Sink {
+// New returns a sink with its gRPC server set up but not serving. window
+// is its flow-control window in bytes (see DefaultWindow); 0 keeps gRPC's
+// dynamic window.
+func New(window int32) *Sink {
 	s := &Sink{}
-	s.srv = grpc.NewServer(
+	opts := []grpc.ServerOption{
 		grpc.ForceServerCodecV2(wire.Codec{}),
 		grpc.MaxRecvMsgSize(MaxRecvMsgSize),
-	)
+	}
+	if window > 0 {
+		opts = append(opts, grpc.InitialWindowSize(window), grpc.InitialConnWindowSize(window))
+	}
+	s.srv = grpc.NewServer(opts...)
 	for i, sig := range wire.Signals {
 		s.srv.RegisterService(&grpc.ServiceDesc{
 			ServiceName: sig.Service(),

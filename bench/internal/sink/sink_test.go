@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/http2"
+
 	"github.com/flowlua/flowlua/bench/internal/loadgen"
 	"github.com/flowlua/flowlua/bench/internal/sink"
 	"github.com/flowlua/flowlua/bench/internal/wire"
@@ -16,7 +18,7 @@ import (
 // TestLoadgenToSink sends every signal from the load generator to the sink
 // and checks the sink counted exactly what was sent.
 func TestLoadgenToSink(t *testing.T) {
-	s := sink.New()
+	s := sink.New(sink.DefaultWindow)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +57,7 @@ func TestLoadgenToSink(t *testing.T) {
 // TestLoadgenDuration checks a time-bounded run stops on time and reports no
 // failures for calls cut short by the deadline.
 func TestLoadgenDuration(t *testing.T) {
-	s := sink.New()
+	s := sink.New(sink.DefaultWindow)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func TestLoadgenDuration(t *testing.T) {
 // TestLoadgenRate checks the rate cap: 3000 items at 10000 items/s take
 // about 0.3 s.
 func TestLoadgenRate(t *testing.T) {
-	s := sink.New()
+	s := sink.New(sink.DefaultWindow)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -100,5 +102,65 @@ func TestLoadgenRate(t *testing.T) {
 	}
 	if res.Items != 3000 || res.Seconds < 0.2 || res.Seconds > 2 {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// TestWindow reads the sink's first HTTP/2 frames: with a window, its
+// SETTINGS announce it for every stream and a WINDOW_UPDATE raises the
+// connection's to it; with 0, the sink keeps gRPC's defaults (64 KiB, grown
+// by gRPC as data flows).
+func TestWindow(t *testing.T) {
+	for _, window := range []int32{0, sink.DefaultWindow} {
+		s := sink.New(window)
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = s.Serve(l) }()
+		conn, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := conn.Write([]byte(http2.ClientPreface)); err != nil {
+			t.Fatal(err)
+		}
+		fr := http2.NewFramer(conn, conn)
+		if err := fr.WriteSettings(); err != nil {
+			t.Fatal(err)
+		}
+		streamWindow, connWindow := uint32(65535), uint32(65535)
+		for settled := false; !settled; {
+			f, err := fr.ReadFrame()
+			if err != nil {
+				t.Fatalf("window %d: %v", window, err)
+			}
+			switch f := f.(type) {
+			case *http2.SettingsFrame:
+				if f.IsAck() {
+					settled = true // the server has sent what it sends first
+					break
+				}
+				if v, ok := f.Value(http2.SettingInitialWindowSize); ok {
+					streamWindow = v
+				}
+				if err := fr.WriteSettingsAck(); err != nil {
+					t.Fatal(err)
+				}
+			case *http2.WindowUpdateFrame:
+				if f.StreamID == 0 {
+					connWindow += f.Increment
+				}
+			}
+		}
+		conn.Close()
+		s.Stop()
+		want := uint32(65535)
+		if window > 0 {
+			want = uint32(window)
+		}
+		if streamWindow != want || connWindow != want {
+			t.Errorf("window %d: stream window %d, connection window %d; want %d", window, streamWindow, connWindow, want)
+		}
 	}
 }
