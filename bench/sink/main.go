@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
 	"os"
@@ -26,8 +25,8 @@ func main() {
 	window := flag.Int("window", sink.DefaultWindow, "HTTP/2 flow-control window in bytes, per stream and per connection (0: gRPC's dynamic window)")
 	flag.Parse()
 
-	if *window < 0 || *window > math.MaxInt32 {
-		fatal(fmt.Errorf("-window %d: want 0 to %d", *window, math.MaxInt32))
+	if err := sink.CheckWindow(*window); err != nil {
+		fatal(fmt.Errorf("-window: %w", err))
 	}
 	s := sink.New(int32(*window))
 	gl, err := net.Listen("tcp", *grpcAddr)

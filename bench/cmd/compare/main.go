@@ -245,6 +245,9 @@ func parseFlags() (*options, error) {
 	if o.reps < 1 {
 		return nil, errors.New("-reps must be at least 1")
 	}
+	if err := sink.CheckWindow(o.sinkWindow); err != nil {
+		return nil, fmt.Errorf("-sink-window: %w", err)
+	}
 	if o.protocol != "grpc" && o.protocol != "http" {
 		return nil, fmt.Errorf("-protocol: want grpc or http, got %q", o.protocol)
 	}

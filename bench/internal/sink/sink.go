@@ -6,6 +6,8 @@ package sink
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -32,6 +34,19 @@ const MaxRecvMsgSize = 256 << 20
 // repetition to the next, the peak RSS of the same system varied by up to
 // 2.5x. A fixed window above the largest batch takes that out.
 const DefaultWindow = 16 << 20
+
+// minWindow is the smallest window gRPC applies; it keeps its dynamic
+// window for anything below (HTTP/2's initial 64 KiB).
+const minWindow = 65535
+
+// CheckWindow reports whether window can be given to New: 0 (gRPC's
+// dynamic window) or a fixed one from 64 KiB to the largest int32.
+func CheckWindow(window int) error {
+	if window != 0 && (window < minWindow || window > math.MaxInt32) {
+		return fmt.Errorf("window %d: want 0 (gRPC's dynamic window) or %d to %d bytes", window, minWindow, math.MaxInt32)
+	}
+	return nil
+}
 
 // Counts is a snapshot of what the sink received.
 type Counts struct {
@@ -64,8 +79,8 @@ type Sink struct {
 }
 
 // New returns a sink with its gRPC server set up but not serving. window
-// is its flow-control window in bytes (see DefaultWindow); 0 keeps gRPC's
-// dynamic window.
+// is its flow-control window in bytes (see DefaultWindow and CheckWindow);
+// 0 keeps gRPC's dynamic window.
 func New(window int32) *Sink {
 	s := &Sink{}
 	opts := []grpc.ServerOption{

@@ -164,3 +164,13 @@ func TestWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckWindow checks the windows New accepts: gRPC ignores a fixed
+// window under 64 KiB, so one would silently be the dynamic window.
+func TestCheckWindow(t *testing.T) {
+	for window, ok := range map[int]bool{0: true, 1: false, 65534: false, 65535: true, sink.DefaultWindow: true, -1: false, 1 << 31: false} {
+		if err := sink.CheckWindow(window); (err == nil) != ok {
+			t.Errorf("CheckWindow(%d) = %v, want ok %v", window, err, ok)
+		}
+	}
+}
