@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/flowlua/flowlua/cmd/flowlua/internal/heapsampling"
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
@@ -80,6 +81,8 @@ func (r *runCmd) Run(e *env) error {
 	if !r.EnablePprof {
 		// Nothing can read the heap profile: stop sampling for it.
 		runtime.MemProfileRate = 0
+	} else {
+		heapsampling.Restore()
 	}
 	metrics := prometheus.NewRegistry()
 	// gRPC's codecs are process-wide: the OTLP decoders (gRPC and HTTP)

@@ -11,9 +11,10 @@
 // environment, never from a //go:debug default, so the setting is made
 // here, in the first flowlua package to be initialised: Go initialises
 // packages whose imports are ready in the order of their import paths,
-// and this one imports only os and runtime (its own parseBool and
-// prefix test keep strconv and strings, and what they wait for, out). The run command has
-// the last word either way: it sets the rate from its parsed flags.
+// and this one imports only os and runtime (its own parseBool and prefix
+// test keep strconv and strings, and what they wait for, out). The run
+// command has the last word: it stops the sampling from its parsed flags,
+// or calls Restore when they turn the profiler on after all.
 package heapsampling
 
 import (
@@ -28,9 +29,25 @@ const (
 	EnvVar = "FLOWLUA_HTTP_ENABLE_PPROF"
 )
 
+// stoppedRate is the sampling rate init found and set to 0, or 0 when it
+// left the rate alone.
+var stoppedRate int
+
 func init() {
-	if ProfilerOff(os.Args[1:], os.Getenv(EnvVar)) {
+	if ProfilerOff(os.Args[1:], os.Getenv(EnvVar)) && runtime.MemProfileRate != 0 {
+		stoppedRate = runtime.MemProfileRate
 		runtime.MemProfileRate = 0
+	}
+}
+
+// Restore puts back the sampling rate init stopped, for a command line
+// that turns the profiler on although ProfilerOff read it otherwise. It
+// does nothing when init left the rate alone (a GODEBUG=memprofilerate=0
+// of the operator's stays).
+func Restore() {
+	if stoppedRate != 0 {
+		runtime.MemProfileRate = stoppedRate
+		stoppedRate = 0
 	}
 }
 

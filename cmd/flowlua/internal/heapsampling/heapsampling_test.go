@@ -1,6 +1,7 @@
 package heapsampling
 
 import (
+	"runtime"
 	"strconv"
 	"testing"
 )
@@ -47,5 +48,22 @@ func TestParseBool(t *testing.T) {
 		if ok != (err == nil) || got != want {
 			t.Errorf("parseBool(%q) = %v, %v; strconv.ParseBool gives %v, %v", s, got, ok, want, err)
 		}
+	}
+}
+
+// TestRestore: Restore puts back only a rate init stopped.
+func TestRestore(t *testing.T) {
+	saved, savedStopped := runtime.MemProfileRate, stoppedRate
+	t.Cleanup(func() { runtime.MemProfileRate, stoppedRate = saved, savedStopped })
+
+	runtime.MemProfileRate, stoppedRate = 0, 0
+	Restore()
+	if runtime.MemProfileRate != 0 {
+		t.Errorf("a rate init left at 0 became %d", runtime.MemProfileRate)
+	}
+	runtime.MemProfileRate, stoppedRate = 0, 4096
+	Restore()
+	if runtime.MemProfileRate != 4096 || stoppedRate != 0 {
+		t.Errorf("after Restore the rate is %d (want 4096), stoppedRate %d (want 0)", runtime.MemProfileRate, stoppedRate)
 	}
 }
