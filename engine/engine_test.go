@@ -401,6 +401,7 @@ func TestControllerRebuildsWhenImplementationChanges(t *testing.T) {
 	}
 	ev.waitFor(t, "run test.fake.a")
 	ev.waitFor(t, "run test.fake.b")
+	ev.waitFor(t, "run service svc") // started with the graph, in its own goroutine
 	ev.take()
 	// Same script, same fingerprint: nothing happens.
 	if err := c.ApplyWith(s, withFingerprint("v1")); err != nil {
