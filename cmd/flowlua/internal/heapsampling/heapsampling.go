@@ -57,6 +57,7 @@ func Restore() {
 // wins, and env counts only when no flag is given. Arguments after "--"
 // are positional.
 func ProfilerOff(args []string, env string) bool {
+	const valued = "--" + Flag + "="
 	decided, on := false, true
 	for _, arg := range args {
 		if arg == "--" {
@@ -67,8 +68,8 @@ func ProfilerOff(args []string, env string) bool {
 			decided, on = true, false
 		case arg == "--"+Flag:
 			decided, on = true, true
-		case len(arg) > len(Flag)+3 && arg[:len(Flag)+3] == "--"+Flag+"=":
-			if v, ok := parseBool(arg[len(Flag)+3:]); ok {
+		case len(arg) >= len(valued) && arg[:len(valued)] == valued:
+			if v, ok := parseBool(arg[len(valued):]); ok {
 				decided, on = true, v
 			}
 		}
