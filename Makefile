@@ -62,7 +62,7 @@ bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./luabind/... ./stdlib/...
 
 # Fuzzes each target for FUZZTIME: the script loader, the argument
-# decoder and the OTLP decoder. Inputs that fail land in the package's
+# decoder and the OTLP decoders (protobuf and JSON). Inputs that fail land in the package's
 # testdata/fuzz/<Target>/, committed with the fix; `make test` runs every
 # committed input (and the seeds) as ordinary tests.
 FUZZTIME ?= 30s
@@ -71,7 +71,10 @@ FUZZ_TARGETS := \
 	./engine/decode/:FuzzDecode \
 	./stdlib/otelcol/otlpdecode/:FuzzTraces \
 	./stdlib/otelcol/otlpdecode/:FuzzMetrics \
-	./stdlib/otelcol/otlpdecode/:FuzzLogs
+	./stdlib/otelcol/otlpdecode/:FuzzLogs \
+	./stdlib/otelcol/otlpdecode/:FuzzJSONTraces \
+	./stdlib/otelcol/otlpdecode/:FuzzJSONMetrics \
+	./stdlib/otelcol/otlpdecode/:FuzzJSONLogs
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

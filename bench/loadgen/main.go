@@ -1,5 +1,5 @@
 // Command loadgen sends OTLP traces, metrics or logs, over gRPC or HTTP
-// (protobuf), to an address with N concurrent workers, resending one batch built once with pdata, without
+// (protobuf or JSON), to an address with N concurrent workers, resending one batch built once with pdata, without
 // compression, for a fixed item count or a duration. It prints what it sent,
 // as text or (with -json) as one JSON object on stdout.
 //
@@ -27,7 +27,7 @@ func main() {
 	payload := flag.String("payload", "realistic", "generated data: realistic, small (telemetrygen-like) or oneattr (one attribute per item; metrics: one Sum of all points)")
 	asJSON := flag.Bool("json", false, "print the result as one JSON object")
 	flag.StringVar(&cfg.Addr, "addr", "", "OTLP endpoint host:port (required)")
-	flag.StringVar(&cfg.Protocol, "protocol", "grpc", "grpc, or http: POST protobuf to http://ADDR/v1/<signal>")
+	flag.StringVar(&cfg.Protocol, "protocol", "grpc", "grpc, http (POST protobuf to http://ADDR/v1/<signal>) or http-json (POST OTLP/JSON)")
 	flag.IntVar(&cfg.Workers, "workers", 4, "concurrent workers, one connection each")
 	flag.IntVar(&cfg.Batch, "batch", 500, "items per export request")
 	flag.Int64Var(&cfg.Items, "items", 0, "items to send (rounded up to whole batches); 0 = until -duration")

@@ -21,7 +21,8 @@ import (
 //     server, and allows replacing it only before servers start.
 //  2. HTTP: the otlp receivers' HTTP servers (flowlua's, see otlphttp.go)
 //     created afterwards decode protobuf bodies with an
-//     otlpdecode.Unmarshaler of the same setting.
+//     otlpdecode.Unmarshaler, and JSON bodies with an
+//     otlpdecode.JSONUnmarshaler, of the same setting.
 //
 // It returns the collector of flowlua_otlp_grpc_decoded_requests_total
 // and flowlua_otlp_http_decoded_requests_total. Call it once, from the
@@ -45,14 +46,14 @@ func InstallOTLPDecoding(fast bool) (prometheus.Collector, error) {
 
 // httpDecoding is how flowlua's OTLP/HTTP servers decode request bodies,
 // and what they count: protobuf with an otlpdecode.Unmarshaler, JSON with
-// pdata's decoder.
+// an otlpdecode.JSONUnmarshaler.
 type httpDecoding struct {
 	proto *otlpdecode.Unmarshaler
-	json  [3]atomic.Uint64 // JSON requests by signal: traces, metrics, logs
+	json  *otlpdecode.JSONUnmarshaler
 }
 
 func newHTTPDecoding(fast bool) *httpDecoding {
-	return &httpDecoding{proto: otlpdecode.NewUnmarshaler(fast)}
+	return &httpDecoding{proto: otlpdecode.NewUnmarshaler(fast), json: otlpdecode.NewJSONUnmarshaler(fast)}
 }
 
 // httpDecodingNow is what the next OTLP/HTTP server decodes with: the
@@ -71,7 +72,7 @@ var (
 	)
 	httpDecodedDesc = prometheus.NewDesc(
 		"flowlua_otlp_http_decoded_requests_total",
-		"OTLP/HTTP export request bodies decoded, by signal and decoder: fast (flowlua's, protobuf), pdata (protobuf: every body with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's) or json (pdata's JSON decoder).",
+		"OTLP/HTTP export request bodies decoded, by signal and decoder: fast (flowlua's, protobuf), pdata (protobuf: every body with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's), json_fast (flowlua's, JSON) or json (pdata's JSON decoder: every JSON body with --no-otlp.fast-decoding, else input flowlua's leaves to it: a field it does not know, a field given twice, null, a surrogate escape, malformed input).",
 		[]string{"signal", "decoder"}, nil,
 	)
 	grpcEncodedDesc = prometheus.NewDesc(
@@ -97,14 +98,16 @@ func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
 	count := func(desc *prometheus.Desc, n uint64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(desc, prometheus.CounterValue, float64(n), labels...)
 	}
-	for i, signal := range []string{"traces", "metrics", "logs"} {
+	for _, signal := range []string{"traces", "metrics", "logs"} {
 		s := d.grpc.StatsOf(signal)
 		count(grpcDecodedDesc, s.Fast.Load(), signal, "fast")
 		count(grpcDecodedDesc, s.Pdata.Load(), signal, "pdata")
 		h := d.http.proto.StatsOf(signal)
 		count(httpDecodedDesc, h.Fast.Load(), signal, "fast")
 		count(httpDecodedDesc, h.Pdata.Load(), signal, "pdata")
-		count(httpDecodedDesc, d.http.json[i].Load(), signal, "json")
+		j := d.http.json.StatsOf(signal)
+		count(httpDecodedDesc, j.Fast.Load(), signal, "json_fast")
+		count(httpDecodedDesc, j.Pdata.Load(), signal, "json")
 		e := d.grpc.MarshalStatsOf(signal)
 		count(grpcEncodedDesc, e.Guessed.Load(), signal, "guessed")
 		count(grpcEncodedDesc, e.Sized.Load(), signal, "sized")

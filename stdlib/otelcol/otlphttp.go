@@ -177,9 +177,8 @@ func (h *otlpHTTP) Shutdown(ctx context.Context) error {
 // tracesHandler serves export requests of traces.
 func (h *otlpHTTP) tracesHandler() http.HandlerFunc {
 	e := &exportOf[ptrace.Traces]{
-		signal:    0,
 		proto:     h.decoding.proto.UnmarshalTraces,
-		json:      unmarshalJSONTraces,
+		json:      h.decoding.json.UnmarshalTraces,
 		count:     ptrace.Traces.SpanCount,
 		start:     h.obsrep.StartTracesOp,
 		end:       h.obsrep.EndTracesOp,
@@ -193,9 +192,8 @@ func (h *otlpHTTP) tracesHandler() http.HandlerFunc {
 // metricsHandler serves export requests of metrics.
 func (h *otlpHTTP) metricsHandler() http.HandlerFunc {
 	e := &exportOf[pmetric.Metrics]{
-		signal:    1,
 		proto:     h.decoding.proto.UnmarshalMetrics,
-		json:      unmarshalJSONMetrics,
+		json:      h.decoding.json.UnmarshalMetrics,
 		count:     pmetric.Metrics.DataPointCount,
 		start:     h.obsrep.StartMetricsOp,
 		end:       h.obsrep.EndMetricsOp,
@@ -209,9 +207,8 @@ func (h *otlpHTTP) metricsHandler() http.HandlerFunc {
 // logsHandler serves export requests of logs.
 func (h *otlpHTTP) logsHandler() http.HandlerFunc {
 	e := &exportOf[plog.Logs]{
-		signal:    2,
 		proto:     h.decoding.proto.UnmarshalLogs,
-		json:      unmarshalJSONLogs,
+		json:      h.decoding.json.UnmarshalLogs,
 		count:     plog.Logs.LogRecordCount,
 		start:     h.obsrep.StartLogsOp,
 		end:       h.obsrep.EndLogsOp,
@@ -222,30 +219,8 @@ func (h *otlpHTTP) logsHandler() http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e, h.decoding) }
 }
 
-// The JSON bodies are decoded as the collector decodes them: with pdata's
-// decoder of the export request.
-
-func unmarshalJSONTraces(b []byte) (ptrace.Traces, error) {
-	req := ptraceotlp.NewExportRequest()
-	err := req.UnmarshalJSON(b)
-	return req.Traces(), err
-}
-
-func unmarshalJSONMetrics(b []byte) (pmetric.Metrics, error) {
-	req := pmetricotlp.NewExportRequest()
-	err := req.UnmarshalJSON(b)
-	return req.Metrics(), err
-}
-
-func unmarshalJSONLogs(b []byte) (plog.Logs, error) {
-	req := plogotlp.NewExportRequest()
-	err := req.UnmarshalJSON(b)
-	return req.Logs(), err
-}
-
 // exportOf is what serving one signal's export requests takes.
 type exportOf[D any] struct {
-	signal    int // index into httpDecoding.json
 	proto     func([]byte) (D, error)
 	json      func([]byte) (D, error)
 	count     func(D) int
@@ -293,14 +268,11 @@ func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D], 
 	}
 	var data D
 	if isJSON {
-		// pdata's JSON decoder copies what it keeps too, but the body
-		// is not reused: only the protobuf decoders are tested for it.
-		dec.json[e.signal].Add(1)
 		data, err = e.json(body.Bytes())
 	} else {
 		data, err = e.proto(body.Bytes())
-		releaseBody(body) // nothing decoded points into it
 	}
+	releaseBody(body) // nothing decoded points into it
 	if err != nil {
 		writeError(w, isJSON, err, http.StatusBadRequest)
 		return

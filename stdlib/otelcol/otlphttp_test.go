@@ -321,14 +321,16 @@ func TestOTLPHTTPSameAsUpstream(t *testing.T) {
 			}
 			compareReceiverMetrics(t, up.tel, fl.tel)
 
-			var fastN, pdataN, jsonN uint64
-			for i, sig := range []string{"traces", "metrics", "logs"} {
+			var fastN, pdataN, jsonFastN, jsonN uint64
+			for _, sig := range []string{"traces", "metrics", "logs"} {
 				fastN += decoding.proto.StatsOf(sig).Fast.Load()
 				pdataN += decoding.proto.StatsOf(sig).Pdata.Load()
-				jsonN += decoding.json[i].Load()
+				jsonFastN += decoding.json.StatsOf(sig).Fast.Load()
+				jsonN += decoding.json.StatsOf(sig).Pdata.Load()
 			}
-			if fast && (fastN == 0 || pdataN == 0) || !fast && (fastN != 0 || pdataN == 0) || jsonN == 0 {
-				t.Errorf("decoded %d fast, %d pdata, %d JSON", fastN, pdataN, jsonN)
+			if fast && (fastN == 0 || pdataN == 0 || jsonFastN == 0 || jsonN == 0) ||
+				!fast && (fastN != 0 || pdataN == 0 || jsonFastN != 0 || jsonN == 0) {
+				t.Errorf("decoded %d fast, %d pdata, %d JSON fast, %d JSON by pdata", fastN, pdataN, jsonFastN, jsonN)
 			}
 		})
 	}

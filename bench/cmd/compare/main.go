@@ -74,7 +74,9 @@ type options struct {
 	// suiteSmallScale multiplies the items of the suite's small and
 	// one-attribute loads.
 	suiteSmallScale float64
-	baselineBin     string // a second flowlua binary, system "flowlua-baseline"
+	// suiteJSONScale multiplies the items of the suite's OTLP/JSON loads.
+	suiteJSONScale float64
+	baselineBin    string // a second flowlua binary, system "flowlua-baseline"
 	// pprof serves flowlua's /debug/pprof/ (and so samples its heap);
 	// off, flowlua runs with --no-http.enable-pprof, as the collector
 	// builds, which link no pprof extension.
@@ -87,7 +89,7 @@ type options struct {
 	buildOnly      bool
 	jsonOut        string
 	markdown       bool
-	protocol       string        // what the load generator sends over: grpc or http
+	protocol       string        // what the load generator sends: one of protocols
 	cpuProfile     string        // directory for flowlua CPU profiles, "" for none
 	profileFor     time.Duration // length of each profile
 	sutCPU, genCPU string        // taskset CPU lists, empty when not pinning
@@ -98,7 +100,7 @@ type measurement struct {
 	System   string      `json:"system"`
 	Pipeline string      `json:"pipeline"`
 	Signal   wire.Signal `json:"signal"`
-	Protocol string      `json:"protocol"` // OTLP over grpc or http
+	Protocol string      `json:"protocol"` // OTLP over grpc, http or http-json
 	Rep      int         `json:"rep"`
 	// Items is what the load generator sent and the sink counted.
 	Items int64 `json:"items"`
@@ -166,7 +168,7 @@ func parseFlags() (*options, error) {
 	flag.IntVar(&o.sinkWindow, "sink-window", sink.DefaultWindow, "the sink's HTTP/2 flow-control window in bytes (0: gRPC's dynamic window, which a sink sharing a CPU with the load generator grows slowly; see internal/sink)")
 	flag.Float64Var(&o.rate, "rate", 0, "cap the load at this many items per second (0 = as fast as the system accepts); applies to every signal")
 	flag.IntVar(&o.batch, "batch", 500, "items per export request sent by the load generator")
-	flag.StringVar(&o.protocol, "protocol", "grpc", "OTLP transport of the load: grpc (RECEIVER_ENDPOINT) or http (protobuf to RECEIVER_HTTP_ENDPOINT)")
+	flag.StringVar(&o.protocol, "protocol", "grpc", "OTLP transport of the load: grpc (RECEIVER_ENDPOINT), http (protobuf to RECEIVER_HTTP_ENDPOINT) or http-json (OTLP/JSON to RECEIVER_HTTP_ENDPOINT)")
 	flag.StringVar(&o.pin, "pin", "auto", "pin with taskset: auto (if taskset exists and there are 2+ CPUs), on, off")
 	defBin := os.Getenv("FLOWLUA_BIN")
 	flag.StringVar(&o.flowluaBin, "flowlua", defBin, "flowlua binary (env FLOWLUA_BIN; default bin/flowlua at the repo root)")
@@ -187,8 +189,9 @@ func parseFlags() (*options, error) {
 	flag.BoolVar(&o.suite, "suite", false, "measure every target figure (loads, idle, the Lua edit) and print one table (suite.go); -signals, -pipelines and -systems are ignored")
 	flag.BoolVar(&o.suiteFull, "suite-full", true, "with -suite, also compare the default flowlua build with the collector built with all its components (collector-full)")
 	flag.StringVar(&suitePayloads, "suite-payloads", "realistic,small,oneattr", "with -suite, the payloads of the loads")
-	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc,http", "with -suite, the protocols of the loads")
+	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc,http,http-json", "with -suite, the protocols of the loads (OTLP/HTTP ones with the realistic payload only)")
 	flag.Float64Var(&o.suiteSmallScale, "suite-small-scale", 2, "with -suite, multiply -*-items by this for the small and one-attribute payloads (their runs are short)")
+	flag.Float64Var(&o.suiteJSONScale, "suite-json-scale", 0.25, "with -suite, multiply -*-items by this for the OTLP/JSON loads (their items cost several times more)")
 	flag.DurationVar(&o.idleSettle, "idle-settle", 3*time.Second, "with -suite, how long a system idles after its port opens before its RSS is read")
 	flag.Parse()
 	o.suitePayloads, o.suiteProtocols = splitList(suitePayloads), splitList(suiteProtocols)
@@ -248,8 +251,13 @@ func parseFlags() (*options, error) {
 	if err := sink.CheckWindow(o.sinkWindow); err != nil {
 		return nil, fmt.Errorf("-sink-window: %w", err)
 	}
-	if o.protocol != "grpc" && o.protocol != "http" {
-		return nil, fmt.Errorf("-protocol: want grpc or http, got %q", o.protocol)
+	if !slices.Contains(protocols, o.protocol) {
+		return nil, fmt.Errorf("-protocol: want grpc, http or http-json, got %q", o.protocol)
+	}
+	for _, p := range o.suiteProtocols {
+		if !slices.Contains(protocols, p) {
+			return nil, fmt.Errorf("-suite-protocols: want grpc, http or http-json, got %q", p)
+		}
 	}
 	o.items[wire.Traces], o.items[wire.Metrics], o.items[wire.Logs] = traces, metrics, logs
 
@@ -389,6 +397,10 @@ func runAll(ctx context.Context, o *options) error {
 }
 
 // knownSystems are the systems a run can measure.
+// protocols are the load generator's: OTLP/gRPC, OTLP/HTTP with
+// protobuf bodies, OTLP/HTTP with JSON bodies.
+var protocols = []string{"grpc", "http", "http-json"}
+
 var knownSystems = []string{"collector", "collector-full", "flowlua", "flowlua-baseline", "flowlua-minimal"}
 
 // buildSystems builds what the systems of o need and o does not name: the
@@ -561,7 +573,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	}
 	sinkGRPC, sinkHTTP, recvGRPC, recvHTTP := addrs[0], addrs[1], addrs[2], addrs[5]
 	recv := recvGRPC // where the load goes
-	if o.protocol == "http" {
+	if o.protocol != "grpc" {
 		recv = recvHTTP
 	}
 	tag := fmt.Sprintf("%s-%s-%s-%d", sys, pipeline, sig, rep)

@@ -79,19 +79,24 @@ func TestSkipMissingFlowlua(t *testing.T) {
 	}
 }
 
-// TestScaledItems: the suite lengthens the small and one-attribute loads
-// only, and leaves the options' own counts alone.
+// TestScaledItems: the suite lengthens the small and one-attribute loads,
+// shortens the OTLP/JSON ones, and leaves the options' own counts alone.
 func TestScaledItems(t *testing.T) {
-	o := &options{items: map[wire.Signal]int64{wire.Traces: 3, wire.Metrics: 6}, suiteSmallScale: 2}
-	if got := scaledItems(o, "realistic"); got[wire.Traces] != 3 || got[wire.Metrics] != 6 {
-		t.Errorf("realistic: %v", got)
+	o := &options{items: map[wire.Signal]int64{wire.Traces: 4, wire.Metrics: 8}, suiteSmallScale: 2, suiteJSONScale: 0.25}
+	for _, proto := range []string{"grpc", "http"} {
+		if got := scaledItems(o, "realistic", proto); got[wire.Traces] != 4 || got[wire.Metrics] != 8 {
+			t.Errorf("realistic %s: %v", proto, got)
+		}
 	}
 	for _, p := range []string{"small", "oneattr"} {
-		if got := scaledItems(o, p); got[wire.Traces] != 6 || got[wire.Metrics] != 12 {
+		if got := scaledItems(o, p, "grpc"); got[wire.Traces] != 8 || got[wire.Metrics] != 16 {
 			t.Errorf("%s: %v", p, got)
 		}
 	}
-	if o.items[wire.Traces] != 3 {
+	if got := scaledItems(o, "realistic", "http-json"); got[wire.Traces] != 1 || got[wire.Metrics] != 2 {
+		t.Errorf("realistic http-json: %v", got)
+	}
+	if o.items[wire.Traces] != 4 {
 		t.Errorf("the options' items changed: %v", o.items)
 	}
 }

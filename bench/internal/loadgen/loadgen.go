@@ -1,5 +1,5 @@
 // Package loadgen drives OTLP export load at an address, over gRPC or
-// HTTP (protobuf bodies): N concurrent workers, each on its own connection,
+// HTTP (protobuf or JSON bodies): N concurrent workers, each on its own connection,
 // resend one pre-built request (see package gen) without compression until
 // a fixed item count or a duration is reached.
 package loadgen
@@ -25,9 +25,9 @@ import (
 type Config struct {
 	// Addr is the OTLP endpoint, host:port.
 	Addr string
-	// Protocol is "grpc" (the default) or "http": each request is then a
-	// POST of the protobuf bytes to http://Addr/v1/<signal>, on a
-	// kept-alive connection per worker.
+	// Protocol is "grpc" (the default), "http" or "http-json": each
+	// request is then a POST of the protobuf (or OTLP/JSON) bytes to
+	// http://Addr/v1/<signal>, on a kept-alive connection per worker.
 	Protocol string
 	// Signal selects traces, metrics or logs.
 	Signal wire.Signal
@@ -207,16 +207,26 @@ func newSender(cfg Config, body []byte) (sender, error) {
 			return nil, fmt.Errorf("loadgen: dial %s: %w", cfg.Addr, err)
 		}
 		return &grpcSender{conn: c, method: cfg.Signal.Method(), req: &wire.Raw{B: body}}, nil
-	case "http":
+	case "http", "http-json":
 		// One transport per worker: its own kept-alive connection.
 		tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true}
-		return &httpSender{
-			client: &http.Client{Transport: tr},
-			url:    "http://" + cfg.Addr + "/v1/" + string(cfg.Signal),
-			body:   body,
-		}, nil
+		h := &httpSender{
+			client:      &http.Client{Transport: tr},
+			url:         "http://" + cfg.Addr + "/v1/" + string(cfg.Signal),
+			body:        body,
+			contentType: "application/x-protobuf",
+		}
+		if cfg.Protocol == "http-json" {
+			var err error
+			if h.body, err = toJSON(cfg.Signal, body); err != nil {
+				return nil, err
+			}
+			h.contentType = "application/json"
+			h.signal = cfg.Signal
+		}
+		return h, nil
 	}
-	return nil, fmt.Errorf("loadgen: unknown protocol %q (want grpc or http)", cfg.Protocol)
+	return nil, fmt.Errorf("loadgen: unknown protocol %q (want grpc, http or http-json)", cfg.Protocol)
 }
 
 type grpcSender struct {
@@ -236,9 +246,13 @@ func (g *grpcSender) send(ctx context.Context) ([]byte, error) {
 func (g *grpcSender) close() { _ = g.conn.Close() }
 
 type httpSender struct {
-	client *http.Client
-	url    string
-	body   []byte
+	client      *http.Client
+	url         string
+	body        []byte
+	contentType string
+	// signal is set when the bodies are OTLP/JSON: the responses are
+	// then JSON too, and turned into protobuf for wire.Rejected.
+	signal wire.Signal
 	resp   bytes.Buffer
 }
 
@@ -247,7 +261,7 @@ func (h *httpSender) send(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.Header.Set("Content-Type", h.contentType)
 	resp, err := h.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -259,6 +273,9 @@ func (h *httpSender) send(ctx context.Context) ([]byte, error) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(h.resp.Bytes()))
+	}
+	if h.signal != "" {
+		return responseToProto(h.signal, h.resp.Bytes())
 	}
 	return h.resp.Bytes(), nil
 }

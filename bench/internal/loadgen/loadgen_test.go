@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+
 	"github.com/flowlua/flowlua/bench/internal/gen"
 	"github.com/flowlua/flowlua/bench/internal/wire"
 )
@@ -67,5 +69,49 @@ func TestHTTP(t *testing.T) {
 	cfg.Protocol = "quic"
 	if _, err := Run(context.Background(), cfg); err == nil {
 		t.Error("an unknown protocol ran")
+	}
+}
+
+// TestHTTPJSON sends OTLP/JSON bodies (what pdata's JSON decoder reads
+// back as the same items) and reads OTLP/JSON responses, partial
+// success included.
+func TestHTTPJSON(t *testing.T) {
+	var logs atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.URL.Path != "/v1/logs" || r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s (%s)", r.Method, r.URL.Path, r.Header.Get("Content-Type"))
+		}
+		req := plogotlp.NewExportRequest()
+		if err := req.UnmarshalJSON(body); err != nil {
+			t.Errorf("not OTLP/JSON: %v: %.80s", err, body)
+		}
+		logs.Add(int64(req.Logs().LogRecordCount()))
+		resp := plogotlp.NewExportResponse()
+		resp.PartialSuccess().SetRejectedLogRecords(3)
+		resp.PartialSuccess().SetErrorMessage("three too many")
+		out, err := resp.MarshalJSON()
+		if err != nil {
+			t.Error(err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	}))
+	defer srv.Close()
+	res, err := Run(context.Background(), Config{
+		Addr:     strings.TrimPrefix(srv.URL, "http://"),
+		Protocol: "http-json",
+		Signal:   wire.Logs,
+		Payload:  gen.Realistic,
+		Workers:  2,
+		Batch:    50,
+		Items:    200,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logs.Load() != 200 || res.Requests != 4 || res.Items != 200-4*3 || res.Failed != 4*3 ||
+		res.FirstError != "partial success: three too many" {
+		t.Errorf("result %+v; server saw %d log records", res, logs.Load())
 	}
 }

@@ -410,3 +410,44 @@ func BenchmarkMarshal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeJSON decodes 500-item OTLP/JSON requests (pdata's JSON
+// encoding of BenchmarkDecode's) with pdata's JSON decoder and with a
+// JSONUnmarshaler's fast path: transcoding, then the fast decoder.
+func BenchmarkDecodeJSON(b *testing.B) {
+	for i, s := range jsonSignals {
+		in := [][]byte{benchTraces(500), benchMetrics(500), benchLogs(500)}[i]
+		js, err := s.toJSON(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, fast := range []bool{false, true} {
+			name := s.name + "/pdata"
+			if fast {
+				name = s.name + "/fast"
+			}
+			b.Run(name, func(b *testing.B) {
+				u := NewJSONUnmarshaler(fast)
+				b.ReportAllocs()
+				b.SetBytes(int64(len(js)))
+				for b.Loop() {
+					var err error
+					switch s.name {
+					case "traces":
+						_, err = u.UnmarshalTraces(js)
+					case "metrics":
+						_, err = u.UnmarshalMetrics(js)
+					default:
+						_, err = u.UnmarshalLogs(js)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if fast && u.StatsOf(s.name).Pdata.Load() != 0 {
+					b.Fatal("left to pdata")
+				}
+			})
+		}
+	}
+}

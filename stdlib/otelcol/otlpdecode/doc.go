@@ -32,4 +32,14 @@
 // for gRPC requests. Its StatsOf counts, per signal, what it decoded and
 // what it left to pdata. An Unmarshaler does the same for whole protobuf
 // bodies: flowlua's OTLP/HTTP handler (stdlib/otelcol) decodes with it.
+//
+// A JSONUnmarshaler decodes OTLP/JSON bodies: json.go rewrites the JSON
+// as the protobuf encoding of the same request, in one pass over it and
+// without allocating per field, and the fast decoder decodes that. The
+// rewriting takes only what pdata's JSON decoder (jsoniter underneath)
+// reads in one way it can match exactly, and leaves the rest to that
+// decoder: a field it does not know, a field or oneof given twice, null,
+// an escaped key, a surrogate escape, a number jsoniter might read
+// differently. Fuzzing checks that it agrees with pdata's JSON decoder on
+// any input.
 package otlpdecode
