@@ -153,6 +153,9 @@ var (
 		"AGGREGATION_TEMPORALITY_UNSPECIFIED": 0, "AGGREGATION_TEMPORALITY_DELTA": 1,
 		"AGGREGATION_TEMPORALITY_CUMULATIVE": 2,
 	}
+	// pdata (v1.64.0) spells severity 1 "SEVERITY_NUMBER_TRACE ", with a
+	// trailing space, and rejects the name without it: that name is left
+	// out, so that pdata decides whichever spelling a client sends.
 	severities = func() map[string]int32 {
 		m := map[string]int32{"SEVERITY_NUMBER_UNSPECIFIED": 0}
 		for i, level := range []string{"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"} {
@@ -164,6 +167,7 @@ var (
 				m[name] = int32(i*4 + j)
 			}
 		}
+		delete(m, "SEVERITY_NUMBER_TRACE")
 		return m
 	}()
 )

@@ -3,6 +3,8 @@ package otlpdecode
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -348,4 +350,147 @@ func TestPlainPrefix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestJSONEnumNames decodes every enum name transcode knows, in the
+// field that takes it: pdata's decoder reads each to the same number, so
+// a misspelt or misnumbered name fails here rather than silently
+// decoding another value (names pdata does not know would fail on its
+// side and be declined on this one).
+func TestJSONEnumNames(t *testing.T) {
+	cases := []struct {
+		signal jsonSignal
+		names  map[string]int32
+		json   func(name string) string
+	}{
+		{jsonSignals[0], spanKinds, func(n string) string { return span(`"kind":"` + n + `"`) }},
+		{jsonSignals[0], statusCodes, func(n string) string { return span(`"status":{"code":"` + n + `"}`) }},
+		{jsonSignals[1], temporalities, func(n string) string {
+			return `{"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"name":"m","sum":{"aggregationTemporality":"` + n + `","dataPoints":[{"asInt":"1"}]}}]}]}]}`
+		}},
+		{jsonSignals[2], severities, func(n string) string {
+			return `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityNumber":"` + n + `"}]}]}]}`
+		}},
+	}
+	for _, c := range cases {
+		for name, num := range c.names {
+			u := NewJSONUnmarshaler(true)
+			in := []byte(c.json(name))
+			want, err := c.signal.pdata(in)
+			if err != nil {
+				t.Fatalf("%s: pdata: %v", name, err)
+			}
+			got, err := c.signal.unmarshal(u, in)
+			if err != nil || !bytes.Equal(got, want) || u.StatsOf(c.signal.name).Fast.Load() != 1 {
+				t.Errorf("%s (%d): %v; same data: %v; fast: %d", name, num, err, bytes.Equal(got, want), u.StatsOf(c.signal.name).Fast.Load())
+			}
+			// The number stands for the name: the same data either way.
+			numeric := []byte(strings.Replace(c.json(name), `"`+name+`"`, strconv.Itoa(int(num)), 1))
+			if byNumber, err := c.signal.pdata(numeric); err != nil || !bytes.Equal(byNumber, want) {
+				t.Errorf("%s is not %d: %v", name, num, err)
+			}
+		}
+	}
+	// Either spelling of TRACE goes to pdata, which takes the one with a
+	// space and rejects the other.
+	logs := jsonSignals[2]
+	for name, wantErr := range map[string]bool{"SEVERITY_NUMBER_TRACE ": false, "SEVERITY_NUMBER_TRACE": true} {
+		u := NewJSONUnmarshaler(true)
+		in := []byte(`{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityNumber":"` + name + `"}]}]}]}`)
+		want, perr := logs.pdata(in)
+		got, err := logs.unmarshal(u, in)
+		if (err != nil) != wantErr || (perr != nil) != wantErr || !bytes.Equal(got, want) || u.StatsOf("logs").Pdata.Load() != 1 {
+			t.Errorf("%q: %v, pdata %v; left to pdata: %d", name, err, perr, u.StatsOf("logs").Pdata.Load())
+		}
+	}
+	if len(severities) != 24 {
+		t.Errorf("%d severity names, want 24 (all but TRACE, which pdata spells with a space)", len(severities))
+	}
+}
+
+// TestJSONSchema writes, for each request, documents that give every
+// field transcode knows a value, in either spelling, each oneof member in
+// turn: pdata's decoder must read them to the same data, through the
+// fast path. A name pdata does not know (it would skip the field), a
+// wrong field number or a wrong kind fails here.
+func TestJSONSchema(t *testing.T) {
+	for i, m := range []*jmessage{&jTracesRequest, &jMetricsRequest, &jLogsRequest} {
+		s := jsonSignals[i]
+		for spelling := range 2 {
+			for variant := range 7 {
+				in := []byte(schemaDoc(m, spelling, variant, 0))
+				u := NewJSONUnmarshaler(true)
+				want, perr := s.pdata(in)
+				got, err := s.unmarshal(u, in)
+				if perr != nil || err != nil || !bytes.Equal(got, want) || u.StatsOf(s.name).Fast.Load() != 1 {
+					t.Fatalf("%s, spelling %d, variant %d: %v, pdata %v; same data: %v; fast: %d\n%s",
+						s.name, spelling, variant, err, perr, bytes.Equal(got, want), u.StatsOf(s.name).Fast.Load(), in)
+				}
+			}
+		}
+	}
+}
+
+// schemaDoc writes a JSON object of m with a value for every field (the
+// camelCase names with spelling 0, snake_case with 1), and of each oneof
+// the member variant selects; messages below depth 12 (AnyValues in
+// AnyValues) are left empty.
+func schemaDoc(m *jmessage, spelling, variant, depth int) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	members := map[uint64]int{} // oneof -> members seen
+	for i := spelling; i < len(m.names); i += 2 {
+		e := m.names[i]
+		f := e.field
+		if f.oneof != 0 {
+			k := members[f.oneof]
+			members[f.oneof]++
+			if k != variant%bits.OnesCount64(f.oneof) {
+				continue
+			}
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:", e.name)
+		switch f.kind {
+		case jMessage, jMessages:
+			doc := "{}"
+			if depth < 12 {
+				doc = schemaDoc(f.msg, spelling, variant, depth+1)
+			}
+			if f.kind == jMessages {
+				doc = "[" + doc + "]"
+			}
+			b.WriteString(doc)
+		case jString:
+			b.WriteString(`"s\n"`)
+		case jBytes:
+			b.WriteString(`"aGk="`)
+		case jID:
+			b.WriteString(`"` + strings.Repeat("a1", f.size) + `"`)
+		case jUint32, jFixed32:
+			b.WriteString("7")
+		case jSint32:
+			b.WriteString("-3")
+		case jEnum:
+			b.WriteString("1")
+		case jInt64, jSfixed64:
+			b.WriteString(`"-5"`)
+		case jFixed64:
+			b.WriteString(`"9"`)
+		case jDouble:
+			b.WriteString("1.5")
+		case jBool:
+			b.WriteString("true")
+		case jFixed64s, jUint64s:
+			b.WriteString(`[1,"2"]`)
+		case jDoubles:
+			b.WriteString(`[0.5,2]`)
+		default:
+			panic(fmt.Sprintf("kind %d", f.kind))
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
 }
