@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 
 	dto "github.com/prometheus/client_model/go"
 )
@@ -20,15 +21,22 @@ import (
 //go:embed web
 var webFS embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"json": func(v any) string {
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			return err.Error()
-		}
-		return string(b)
-	},
-}).ParseFS(webFS, "web/*.html"))
+// pages parses the page templates when the first page is asked for, not
+// at start: a flowlua nobody browses never runs html/template's parser
+// (its code and the parsed trees stay out of memory). TestPages renders
+// every template, so a template that does not parse fails the tests, not
+// a viewer.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"json": func(v any) string {
+			b, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				return err.Error()
+			}
+			return string(b)
+		},
+	}).ParseFS(webFS, "web/*.html"))
+})
 
 // serveIndex answers GET /: the graph.
 func (s *Service) serveIndex(w http.ResponseWriter, r *http.Request) {
@@ -84,7 +92,7 @@ func (s *Service) serveComponentPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Service) render(w http.ResponseWriter, name string, data any) {
 	var b strings.Builder
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

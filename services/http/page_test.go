@@ -3,8 +3,10 @@ package http
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -72,6 +74,20 @@ func TestGraphJSON(t *testing.T) {
 }
 
 // The page and a component's page are served from the binary.
+// TestTemplatesParse: every page template in web/ parses (they are parsed
+// when the first page is asked for, not at start).
+func TestTemplatesParse(t *testing.T) {
+	names, err := fs.Glob(webFS, "web/*.html")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("templates: %v %v", names, err)
+	}
+	for _, name := range names {
+		if pages().Lookup(path.Base(name)) == nil {
+			t.Errorf("%s did not parse into a template", name)
+		}
+	}
+}
+
 func TestPages(t *testing.T) {
 	s := newHostedService(services.Options{}, pipelineHost())
 	code, body := serve(s, "GET", "/")
