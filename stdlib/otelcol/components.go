@@ -1,6 +1,9 @@
 package otelcol
 
 import (
+	"reflect"
+
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/connector/forwardconnector"
 	"go.opentelemetry.io/collector/exporter/debugexporter"
 	"go.opentelemetry.io/collector/exporter/otlpexporter"
@@ -40,8 +43,12 @@ func init() {
 	RegisterProcessor(batchprocessor.NewFactory())
 	RegisterProcessor(memorylimiterprocessor.NewFactory())
 	RegisterProcessor(attributesprocessor.NewFactory())
-	RegisterProcessor(filterprocessor.NewFactory())
-	RegisterProcessor(transformprocessor.NewFactory())
+	// Built when first used: their OTTL function tables cost 2 MB of
+	// resident code to a flowlua that does not use them (lazy.go).
+	RegisterProcessor(NewLazyProcessor("filter", reflect.TypeFor[*filterprocessor.Config](),
+		component.StabilityLevelAlpha, component.StabilityLevelAlpha, component.StabilityLevelAlpha, filterprocessor.NewFactory))
+	RegisterProcessor(NewLazyProcessor("transform", reflect.TypeFor[*transformprocessor.Config](),
+		component.StabilityLevelBeta, component.StabilityLevelBeta, component.StabilityLevelBeta, transformprocessor.NewFactory))
 	RegisterProcessor(resourceprocessor.NewFactory())
 
 	RegisterExporter(otlpexporter.NewFactory())     // otlp_grpc, alias otlp

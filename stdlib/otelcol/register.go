@@ -245,10 +245,14 @@ func register(cl class, f component.Factory, opts []Option, setup func(*kind)) {
 // alias typ of current.
 func registerKind(typ, current string, cl class, f component.Factory, opts []Option, setup func(*kind), doc string) {
 	k := &kind{
-		name:       "otelcol." + cl.String() + "." + typ,
-		class:      cl,
-		factory:    f,
-		configType: reflect.TypeOf(f.CreateDefaultConfig()),
+		name:    "otelcol." + cl.String() + "." + typ,
+		class:   cl,
+		factory: f,
+	}
+	if ct, ok := f.(configTyper); ok {
+		k.configType = ct.ConfigType() // without building a lazy factory
+	} else {
+		k.configType = reflect.TypeOf(f.CreateDefaultConfig())
 	}
 	if current != "" {
 		k.aliasOf = "otelcol." + cl.String() + "." + current
