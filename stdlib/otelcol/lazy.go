@@ -15,12 +15,13 @@ import (
 // flowlua starts. Some factories are costly to build: the transform and
 // filter processors' build the OTTL function tables of every context,
 // whose generic instantiations are megabytes of code, and a flowlua that
-// never declares them would keep those pages resident for nothing (2 MB
-// of its idle RSS). The collector builds every factory it links at start.
+// never declares them kept the pages it ran, and the tables, resident for
+// nothing (about 0.9 MB of its idle RSS). The collector builds every
+// factory it links at start.
 //
 // What registration reads of a factory, its type, its signals'
-// stability and its config's type, is given here instead; TestLazy-
-// Processors checks it against the built factory.
+// stability and its config's type, is given here instead;
+// TestLazyProcessors checks it against the built factory.
 type LazyProcessor struct {
 	// Factory satisfies processor.Factory's unexported method; it is
 	// never set, and every exported method is LazyProcessor's own.

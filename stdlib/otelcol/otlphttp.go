@@ -186,7 +186,7 @@ func (h *otlpHTTP) tracesHandler() http.HandlerFunc {
 		protoResp: ptraceotlp.NewExportResponse().MarshalProto,
 		jsonResp:  ptraceotlp.NewExportResponse().MarshalJSON,
 	}
-	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e, h.decoding) }
+	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e) }
 }
 
 // metricsHandler serves export requests of metrics.
@@ -201,7 +201,7 @@ func (h *otlpHTTP) metricsHandler() http.HandlerFunc {
 		protoResp: pmetricotlp.NewExportResponse().MarshalProto,
 		jsonResp:  pmetricotlp.NewExportResponse().MarshalJSON,
 	}
-	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e, h.decoding) }
+	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e) }
 }
 
 // logsHandler serves export requests of logs.
@@ -216,7 +216,7 @@ func (h *otlpHTTP) logsHandler() http.HandlerFunc {
 		protoResp: plogotlp.NewExportResponse().MarshalProto,
 		jsonResp:  plogotlp.NewExportResponse().MarshalJSON,
 	}
-	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e, h.decoding) }
+	return func(w http.ResponseWriter, r *http.Request) { serveExport(w, r, e) }
 }
 
 // exportOf is what serving one signal's export requests takes.
@@ -246,7 +246,7 @@ var fallbackMsg = []byte(`{"code": 13, "message": "failed to marshal error messa
 // serveExport serves one export request as the collector's handler does:
 // method and content type checked, body read and decoded (protobuf by
 // otlpdecode), data consumed, response written in the request's encoding.
-func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D], dec *httpDecoding) {
+func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D]) {
 	if r.Method != http.MethodPost {
 		writeResponse(w, "text/plain", http.StatusMethodNotAllowed, fmt.Appendf(nil, "%v method not allowed, supported: [POST]", http.StatusMethodNotAllowed))
 		return

@@ -107,7 +107,7 @@ type jf struct {
 
 // newMessage builds a message's table from its fields: both names of
 // each, its bit and its oneof's bits.
-func newMessage(m *jmessage, fields ...jf) *jmessage {
+func newMessage(m *jmessage, fields ...jf) {
 	groups := map[int]uint64{}
 	for i, f := range fields {
 		if f.oneof != 0 {
@@ -118,7 +118,6 @@ func newMessage(m *jmessage, fields ...jf) *jmessage {
 		jfd := &jfield{num: f.num, kind: f.kind, msg: f.msg, size: f.size, enum: f.enum, bit: 1 << i, oneof: groups[f.oneof]}
 		m.names = append(m.names, jname{lowerCamel(f.name), jfd}, jname{f.name, jfd})
 	}
-	return m
 }
 
 // lowerCamel turns a snake_case name into lowerCamelCase.
@@ -536,8 +535,9 @@ func plainPrefix(b []byte) int {
 	return i
 }
 
-// beginMessage appends field num's tag and room for a length; endMessage
-// writes the length of what was appended since.
+// beginMessage appends field num's tag and two bytes of room for a
+// length; endMessage writes the length of what was appended since,
+// moving it when its varint takes one byte or more than two.
 func (t *transcoder) beginMessage(num protowire.Number) int {
 	t.out = protowire.AppendTag(t.out, num, protowire.BytesType)
 	t.out = append(t.out, 0, 0)
@@ -560,26 +560,24 @@ func (t *transcoder) endMessage(start int) {
 	protowire.AppendVarint(t.out[start-2:start-2], uint64(n))
 }
 
+// message transcodes an object of field f's message as field f.
+func (t *transcoder) message(f *jfield) error {
+	start := t.beginMessage(f.num)
+	if err := t.object(f.msg); err != nil {
+		return err
+	}
+	t.endMessage(start)
+	return nil
+}
+
 // value transcodes the value of field f.
 func (t *transcoder) value(f *jfield) error {
 	c := t.next()
 	switch f.kind {
 	case jMessage:
-		start := t.beginMessage(f.num)
-		if err := t.object(f.msg); err != nil {
-			return err
-		}
-		t.endMessage(start)
-		return nil
+		return t.message(f)
 	case jMessages:
-		return t.array(func() error {
-			start := t.beginMessage(f.num)
-			if err := t.object(f.msg); err != nil {
-				return err
-			}
-			t.endMessage(start)
-			return nil
-		})
+		return t.array(func() error { return t.message(f) })
 	case jString:
 		return t.stringField(f.num)
 	case jBytes:
@@ -590,18 +588,21 @@ func (t *transcoder) value(f *jfield) error {
 		if err != nil {
 			return err
 		}
-		// Decoded at the end of the output, then moved behind its tag and
-		// length, which the padding makes known only once decoded.
-		at := len(t.out)
-		t.out = append(t.out, make([]byte, base64.StdEncoding.DecodedLen(len(s)))...)
-		n, err := base64.StdEncoding.Decode(t.out[at:], s)
-		if err != nil {
+		// Padded base64 (the only kind pdata reads) gives three bytes
+		// per four characters, less one per '=' at the end.
+		if len(s)%4 != 0 {
 			return errDecline
 		}
-		head := protowire.SizeTag(f.num) + protowire.SizeVarint(uint64(n))
-		t.out = append(t.out[:at+n], make([]byte, head)...)
-		copy(t.out[at+head:], t.out[at:at+n])
-		protowire.AppendVarint(protowire.AppendTag(t.out[at:at], f.num, protowire.BytesType), uint64(n))
+		n := len(s) / 4 * 3
+		for i := len(s) - 1; i >= len(s)-2 && i >= 0 && s[i] == '='; i-- {
+			n--
+		}
+		t.out = protowire.AppendTag(t.out, f.num, protowire.BytesType)
+		t.out = protowire.AppendVarint(t.out, uint64(n))
+		at := len(t.out)
+		if t.out, err = base64.StdEncoding.AppendDecode(t.out, s); err != nil || len(t.out)-at != n {
+			return errDecline
+		}
 		return nil
 	case jID:
 		if c != '"' {
@@ -619,9 +620,7 @@ func (t *transcoder) value(f *jfield) error {
 		}
 		t.out = protowire.AppendTag(t.out, f.num, protowire.BytesType)
 		t.out = protowire.AppendVarint(t.out, uint64(f.size))
-		at := len(t.out)
-		t.out = append(t.out, make([]byte, f.size)...)
-		if _, err := hex.Decode(t.out[at:], s); err != nil {
+		if t.out, err = hex.AppendDecode(t.out, s); err != nil {
 			return errDecline
 		}
 		return nil
@@ -697,10 +696,7 @@ func (t *transcoder) scalar(f *jfield, c byte) (uint64, protowire.Type, error) {
 // packed transcodes an array of numbers as a packed repeated field; an
 // empty array is no field, as pdata decodes it.
 func (t *transcoder) packed(f *jfield) error {
-	t.out = protowire.AppendTag(t.out, f.num, protowire.BytesType)
-	tagEnd := len(t.out)
-	t.out = append(t.out, 0, 0)
-	start := len(t.out)
+	start := t.beginMessage(f.num)
 	err := t.array(func() error {
 		switch f.kind {
 		case jFixed64s:
@@ -728,7 +724,7 @@ func (t *transcoder) packed(f *jfield) error {
 		return err
 	}
 	if len(t.out) == start {
-		t.out = t.out[:tagEnd-protowire.SizeTag(f.num)]
+		t.out = t.out[:start-2-protowire.SizeTag(f.num)] // no field
 		return nil
 	}
 	t.endMessage(start)
@@ -776,19 +772,18 @@ func (t *transcoder) stringField(num protowire.Number) error {
 	if t.next() != '"' {
 		return errDecline
 	}
-	t.out = protowire.AppendTag(t.out, num, protowire.BytesType)
 	start := t.pos + 1
 	i := start + plainPrefix(t.in[start:])
 	switch {
 	case i == len(t.in):
 		return errDecline
 	case t.in[i] == '"':
+		t.out = protowire.AppendTag(t.out, num, protowire.BytesType)
 		t.out = protowire.AppendBytes(t.out, t.in[start:i])
 		t.pos = i + 1
 		return nil
 	case t.in[i] == '\\':
-		at := len(t.out) + 2
-		t.out = append(t.out, 0, 0)
+		at := t.beginMessage(num) // the length is known once unescaped
 		t.out = append(t.out, t.in[start:i]...)
 		t.pos = i
 		if err := t.escaped(); err != nil {
@@ -838,21 +833,11 @@ func (t *transcoder) escaped() error {
 			if len(t.in)-t.pos < 4 {
 				return errDecline
 			}
-			var r rune
-			for _, h := range t.in[t.pos : t.pos+4] {
-				var d byte
-				switch {
-				case '0' <= h && h <= '9':
-					d = h - '0'
-				case 'a' <= h && h <= 'f':
-					d = h - 'a' + 10
-				case 'A' <= h && h <= 'F':
-					d = h - 'A' + 10
-				default:
-					return errDecline
-				}
-				r = r<<4 | rune(d)
+			var b [2]byte
+			if _, err := hex.Decode(b[:], t.in[t.pos:t.pos+4]); err != nil {
+				return errDecline
 			}
+			r := rune(b[0])<<8 | rune(b[1])
 			t.pos += 4
 			if 0xD800 <= r && r <= 0xDFFF {
 				return errDecline // jsoniter pairs surrogates its own way

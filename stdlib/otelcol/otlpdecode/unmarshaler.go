@@ -1,9 +1,6 @@
 package otlpdecode
 
 import (
-	"log/slog"
-	"runtime/debug"
-
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/pmetric"
@@ -21,8 +18,12 @@ import (
 // What it returns never points into buf: every string and byte slice is
 // a copy, as pdata's are, so the caller may reuse buf once it returns.
 // Its methods are safe for concurrent use.
-type Unmarshaler struct {
-	enabled bool // the fast path is on
+type Unmarshaler struct{ switchable }
+
+// switchable is what both unmarshalers hold: whether the fast path is on,
+// and, per signal, which decoder decoded each request.
+type switchable struct {
+	enabled bool
 	stats   [3]Stats
 }
 
@@ -34,15 +35,15 @@ var (
 
 // NewUnmarshaler returns an Unmarshaler whose fast path is on when fast
 // is set; off, every request goes to pdata's decoder (and is counted).
-func NewUnmarshaler(fast bool) *Unmarshaler { return &Unmarshaler{enabled: fast} }
+func NewUnmarshaler(fast bool) *Unmarshaler { return &Unmarshaler{switchable{enabled: fast}} }
 
 // StatsOf returns the counters of one signal: "traces", "metrics" or
 // "logs"; nil for any other name.
-func (u *Unmarshaler) StatsOf(signal string) *Stats { return statsOf(&u.stats, signal) }
+func (s *switchable) StatsOf(signal string) *Stats { return statsOf(&s.stats, signal) }
 
 // UnmarshalTraces decodes an ExportTraceServiceRequest.
 func (u *Unmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
-	return unmarshal(u, 0, buf, (*decoder).traces, func(buf []byte) (ptrace.Traces, error) {
+	return decode(&u.switchable, 0, buf, (*decoder).traces, func(buf []byte) (ptrace.Traces, error) {
 		req := ptraceotlp.NewExportRequest()
 		err := req.UnmarshalProto(buf)
 		return req.Traces(), err
@@ -51,7 +52,7 @@ func (u *Unmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
 
 // UnmarshalMetrics decodes an ExportMetricsServiceRequest.
 func (u *Unmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
-	return unmarshal(u, 1, buf, (*decoder).metrics, func(buf []byte) (pmetric.Metrics, error) {
+	return decode(&u.switchable, 1, buf, (*decoder).metrics, func(buf []byte) (pmetric.Metrics, error) {
 		req := pmetricotlp.NewExportRequest()
 		err := req.UnmarshalProto(buf)
 		return req.Metrics(), err
@@ -60,24 +61,24 @@ func (u *Unmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
 
 // UnmarshalLogs decodes an ExportLogsServiceRequest.
 func (u *Unmarshaler) UnmarshalLogs(buf []byte) (plog.Logs, error) {
-	return unmarshal(u, 2, buf, (*decoder).logs, func(buf []byte) (plog.Logs, error) {
+	return decode(&u.switchable, 2, buf, (*decoder).logs, func(buf []byte) (plog.Logs, error) {
 		req := plogotlp.NewExportRequest()
 		err := req.UnmarshalProto(buf)
 		return req.Logs(), err
 	})
 }
 
-// unmarshal decodes buf with the fast path when it is on and accepts buf,
-// else with pdata's decoder of the export request, counting which did in
-// the stats of signal.
-func unmarshal[D any](u *Unmarshaler, signal int, buf []byte, fast func(*decoder, []byte) (D, error), pdata func([]byte) (D, error)) (D, error) {
-	if u.enabled {
+// decode decodes buf with fast, when the fast path is on and fast
+// accepts buf, else with pdata's decoder of the export request, counting
+// which did in the stats of signal.
+func decode[D any](s *switchable, signal int, buf []byte, fast func(*decoder, []byte) (D, error), pdata func([]byte) (D, error)) (D, error) {
+	if s.enabled {
 		if d, ok := guarded(buf, fast); ok {
-			u.stats[signal].Fast.Add(1)
+			s.stats[signal].Fast.Add(1)
 			return d, nil
 		}
 	}
-	u.stats[signal].Pdata.Add(1)
+	s.stats[signal].Pdata.Add(1)
 	return pdata(buf)
 }
 
@@ -90,10 +91,7 @@ func unmarshal[D any](u *Unmarshaler, signal int, buf []byte, fast func(*decoder
 //
 // What it returns never points into buf. Its methods are safe for
 // concurrent use.
-type JSONUnmarshaler struct {
-	enabled bool
-	stats   [3]Stats
-}
+type JSONUnmarshaler struct{ switchable }
 
 var (
 	_ ptrace.Unmarshaler  = (*JSONUnmarshaler)(nil)
@@ -103,15 +101,21 @@ var (
 
 // NewJSONUnmarshaler returns a JSONUnmarshaler whose fast path is on when
 // fast is set; off, every request goes to pdata's JSON decoder.
-func NewJSONUnmarshaler(fast bool) *JSONUnmarshaler { return &JSONUnmarshaler{enabled: fast} }
+func NewJSONUnmarshaler(fast bool) *JSONUnmarshaler {
+	return &JSONUnmarshaler{switchable{enabled: fast}}
+}
 
-// StatsOf returns the counters of one signal: "traces", "metrics" or
-// "logs"; nil for any other name.
-func (u *JSONUnmarshaler) StatsOf(signal string) *Stats { return statsOf(&u.stats, signal) }
+// The JSON fast paths: each request's JSON rewritten as protobuf, then
+// decoded by the protobuf fast path.
+var (
+	jsonTraces  = viaProtobuf(&jTracesRequest, (*decoder).traces)
+	jsonMetrics = viaProtobuf(&jMetricsRequest, (*decoder).metrics)
+	jsonLogs    = viaProtobuf(&jLogsRequest, (*decoder).logs)
+)
 
 // UnmarshalTraces decodes an ExportTraceServiceRequest in OTLP/JSON.
 func (u *JSONUnmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
-	return unmarshalJSON(u, 0, buf, &jTracesRequest, (*decoder).traces, func(buf []byte) (ptrace.Traces, error) {
+	return decode(&u.switchable, 0, buf, jsonTraces, func(buf []byte) (ptrace.Traces, error) {
 		req := ptraceotlp.NewExportRequest()
 		err := req.UnmarshalJSON(buf)
 		return req.Traces(), err
@@ -120,7 +124,7 @@ func (u *JSONUnmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
 
 // UnmarshalMetrics decodes an ExportMetricsServiceRequest in OTLP/JSON.
 func (u *JSONUnmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
-	return unmarshalJSON(u, 1, buf, &jMetricsRequest, (*decoder).metrics, func(buf []byte) (pmetric.Metrics, error) {
+	return decode(&u.switchable, 1, buf, jsonMetrics, func(buf []byte) (pmetric.Metrics, error) {
 		req := pmetricotlp.NewExportRequest()
 		err := req.UnmarshalJSON(buf)
 		return req.Metrics(), err
@@ -129,50 +133,26 @@ func (u *JSONUnmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) 
 
 // UnmarshalLogs decodes an ExportLogsServiceRequest in OTLP/JSON.
 func (u *JSONUnmarshaler) UnmarshalLogs(buf []byte) (plog.Logs, error) {
-	return unmarshalJSON(u, 2, buf, &jLogsRequest, (*decoder).logs, func(buf []byte) (plog.Logs, error) {
+	return decode(&u.switchable, 2, buf, jsonLogs, func(buf []byte) (plog.Logs, error) {
 		req := plogotlp.NewExportRequest()
 		err := req.UnmarshalJSON(buf)
 		return req.Logs(), err
 	})
 }
 
-// unmarshalJSON decodes the JSON request buf of message m with the fast
-// path when it is on and accepts buf, else with pdata's JSON decoder.
-func unmarshalJSON[D any](u *JSONUnmarshaler, signal int, buf []byte, m *jmessage, fast func(*decoder, []byte) (D, error), pdata func([]byte) (D, error)) (D, error) {
-	if u.enabled {
-		if d, ok := transcodeFast(buf, m, fast); ok {
-			u.stats[signal].Fast.Add(1)
-			return d, nil
+// viaProtobuf returns the fast path of JSON requests of message m:
+// transcode into a pooled buffer, then fast on that. The buffer goes back
+// to the pool, as nothing decoded points into it.
+func viaProtobuf[D any](m *jmessage, fast func(*decoder, []byte) (D, error)) func(*decoder, []byte) (D, error) {
+	return func(d *decoder, buf []byte) (D, error) {
+		out := bufferPool.Get(len(buf))
+		defer bufferPool.Put(out)
+		pb, err := transcode(buf, m, (*out)[:0])
+		*out = pb // a grown buffer goes back in its place
+		if err != nil {
+			var zero D
+			return zero, err
 		}
+		return fast(d, pb)
 	}
-	u.stats[signal].Pdata.Add(1)
-	return pdata(buf)
-}
-
-// transcodeFast transcodes buf into a pooled buffer and decodes that with
-// the fast path; the buffer goes back to the pool, as nothing decoded
-// points into it.
-func transcodeFast[D any](buf []byte, m *jmessage, fast func(*decoder, []byte) (D, error)) (d D, ok bool) {
-	out := bufferPool.Get(len(buf))
-	defer func() { bufferPool.Put(out) }()
-	pb, err := guardedTranscode(buf, m, (*out)[:0])
-	*out = pb // a grown buffer goes back in its place
-	if err != nil {
-		return d, false
-	}
-	return guarded(pb, fast)
-}
-
-// guardedTranscode is transcode, with a panic (a bug: the tests and
-// fuzzing look for them) logged once and the request left to pdata.
-func guardedTranscode(buf []byte, m *jmessage, out []byte) (pb []byte, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			panicOnce.Do(func() {
-				slog.Error("OTLP/JSON transcoding panicked; the request goes to pdata's decoder", "panic", p, "stack", string(debug.Stack()))
-			})
-			pb, err = out, errDecline
-		}
-	}()
-	return transcode(buf, m, out)
 }
