@@ -22,6 +22,7 @@ build:
 # second time for the race build, and tests check behaviour, not speed.
 test: lint
 	$(GO) test -race -count=1 -pgo=off ./...
+	cd third_party/exporterhelper && $(GO) test -race -count=1 ./internal/queue/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -452,3 +452,7 @@ require (
 
 // A patched gopher-lua: third_party/gopher-lua/FLOWLUA.md lists the patches.
 replace github.com/yuin/gopher-lua => ./third_party/gopher-lua
+
+// A patched exporterhelper at the pinned release:
+// third_party/exporterhelper/FLOWLUA.md lists the patch.
+replace go.opentelemetry.io/collector/exporter/exporterhelper => ./third_party/exporterhelper

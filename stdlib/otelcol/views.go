@@ -7,10 +7,11 @@ import (
 
 // normalLevelViews are the collector's default metric views at its default
 // telemetry level, "normal" (service/internal/metricviews): the metrics of
-// level "detailed" are dropped. Upstream components check whether an
-// instrument is enabled before computing what it records, so dropping
-// them also saves the work: without these views the batch processor and
-// the exporters would compute the protobuf size of every batch.
+// level "detailed" are dropped. The batch processor checks whether an
+// instrument is enabled before computing what it records, and so does
+// flowlua's copy of the exporters' queue (third_party/exporterhelper),
+// so dropping them also saves the work: without these views both would
+// compute the protobuf size of every batch.
 func normalLevelViews() []sdkmetric.View {
 	drop := func(scope, name string) sdkmetric.View {
 		return sdkmetric.NewView(

@@ -27,4 +27,17 @@ func TestNormalLevelViewsDisableDetailedInstruments(t *testing.T) {
 		t.Error("batch_send_size is disabled")
 	}
 	var _ metric.Int64Histogram = bytes
+
+	// The exporters' queue sizes every request in bytes only when this
+	// histogram records it (third_party/exporterhelper): it must be
+	// disabled through the meter an instance gives its components.
+	eh := probeMeterProvider{MeterProvider: b.MeterProvider(), p: &probe{}}.Meter("go.opentelemetry.io/collector/exporter/exporterhelper")
+	queueBytes, _ := eh.Int64Histogram("otelcol_exporter_queue_batch_send_size_bytes")
+	sent, _ := eh.Int64Counter("otelcol_exporter_sent_log_records")
+	if queueBytes.(enabler).Enabled(context.Background()) {
+		t.Error("exporter_queue_batch_send_size_bytes is enabled: the exporters' queue would size every request")
+	}
+	if !sent.(enabler).Enabled(context.Background()) {
+		t.Error("exporter_sent_log_records is disabled")
+	}
 }
