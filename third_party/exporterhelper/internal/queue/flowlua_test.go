@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata/metricdatatest"
 
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/exporter/exporterhelper/internal/metadatatest"
 	"go.opentelemetry.io/collector/exporter/exporterhelper/internal/request"
@@ -37,22 +38,26 @@ func (r *sizedRequest) BytesSize() int {
 // a request in bytes only when the histogram of batch sizes in bytes
 // records it.
 func TestFlowluaBytesSizeOnlyWhenRecorded(t *testing.T) {
-	offer := func(t *testing.T, tt *componenttest.Telemetry) *sizedRequest {
-		t.Cleanup(func() { require.NoError(t, tt.Shutdown(context.Background())) })
+	offer := func(t *testing.T, set component.TelemetrySettings) *sizedRequest {
 		q, err := newObsQueue[request.Request](Settings[request.Request]{
 			Signal:    pipeline.SignalLogs,
 			ID:        exporterID,
-			Telemetry: tt.NewTelemetrySettings(),
+			Telemetry: set,
 		}, newFakeQueue[request.Request](nil, 7, 9))
 		require.NoError(t, err)
 		req := &sizedRequest{FakeRequest: requesttest.FakeRequest{Items: 2, Bytes: 100}}
 		require.NoError(t, q.Offer(context.Background(), req))
 		return req
 	}
+	telemetry := func(t *testing.T, opts ...componenttest.TelemetryOption) *componenttest.Telemetry {
+		tt := componenttest.NewTelemetry(opts...)
+		t.Cleanup(func() { require.NoError(t, tt.Shutdown(context.Background())) })
+		return tt
+	}
 
 	t.Run("recorded", func(t *testing.T) {
-		tt := componenttest.NewTelemetry()
-		req := offer(t, tt)
+		tt := telemetry(t)
+		req := offer(t, tt.NewTelemetrySettings())
 		require.Equal(t, 1, req.sized)
 		metadatatest.AssertEqualExporterQueueBatchSendSizeBytes(t, tt,
 			[]metricdata.HistogramDataPoint[int64]{{
@@ -75,19 +80,13 @@ func TestFlowluaBytesSizeOnlyWhenRecorded(t *testing.T) {
 			},
 			sdkmetric.Stream{Aggregation: sdkmetric.AggregationDrop{}},
 		)
-		req := offer(t, componenttest.NewTelemetry(componenttest.WithMetricOptions(sdkmetric.WithView(drop))))
+		tt := telemetry(t, componenttest.WithMetricOptions(sdkmetric.WithView(drop)))
+		req := offer(t, tt.NewTelemetrySettings())
 		require.Zero(t, req.sized, "BytesSize computed for a histogram nobody records")
 	})
 
 	t.Run("no meter", func(t *testing.T) {
-		q, err := newObsQueue[request.Request](Settings[request.Request]{
-			Signal:    pipeline.SignalLogs,
-			ID:        exporterID,
-			Telemetry: componenttest.NewNopTelemetrySettings(),
-		}, newFakeQueue[request.Request](nil, 7, 9))
-		require.NoError(t, err)
-		req := &sizedRequest{FakeRequest: requesttest.FakeRequest{Items: 2, Bytes: 100}}
-		require.NoError(t, q.Offer(context.Background(), req))
+		req := offer(t, componenttest.NewNopTelemetrySettings())
 		require.Zero(t, req.sized)
 	})
 }
