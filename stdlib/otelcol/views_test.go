@@ -16,16 +16,9 @@ func TestNormalLevelViewsDisableDetailedInstruments(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.close()
-	type enabler interface{ Enabled(context.Context) bool }
 	bp := b.MeterProvider().Meter("go.opentelemetry.io/collector/processor/batchprocessor")
 	bytes, _ := bp.Int64Histogram("otelcol_processor_batch_batch_send_size_bytes")
 	size, _ := bp.Int64Histogram("otelcol_processor_batch_batch_send_size")
-	if bytes.(enabler).Enabled(context.Background()) {
-		t.Error("batch_send_size_bytes is enabled: the batch processor would marshal-size every batch")
-	}
-	if !size.(enabler).Enabled(context.Background()) {
-		t.Error("batch_send_size is disabled")
-	}
 	var _ metric.Int64Histogram = bytes
 
 	// The exporters' queue sizes every request in bytes only when this
@@ -34,10 +27,20 @@ func TestNormalLevelViewsDisableDetailedInstruments(t *testing.T) {
 	eh := probeMeterProvider{MeterProvider: b.MeterProvider(), p: &probe{}}.Meter("go.opentelemetry.io/collector/exporter/exporterhelper")
 	queueBytes, _ := eh.Int64Histogram("otelcol_exporter_queue_batch_send_size_bytes")
 	sent, _ := eh.Int64Counter("otelcol_exporter_sent_log_records")
-	if queueBytes.(enabler).Enabled(context.Background()) {
-		t.Error("exporter_queue_batch_send_size_bytes is enabled: the exporters' queue would size every request")
-	}
-	if !sent.(enabler).Enabled(context.Background()) {
-		t.Error("exporter_sent_log_records is disabled")
+
+	type enabler interface{ Enabled(context.Context) bool }
+	for _, c := range []struct {
+		instrument any
+		enabled    bool
+		failure    string
+	}{
+		{bytes, false, "batch_send_size_bytes is enabled: the batch processor would marshal-size every batch"},
+		{size, true, "batch_send_size is disabled"},
+		{queueBytes, false, "exporter_queue_batch_send_size_bytes is enabled: the exporters' queue would size every request"},
+		{sent, true, "exporter_sent_log_records is disabled"},
+	} {
+		if c.instrument.(enabler).Enabled(context.Background()) != c.enabled {
+			t.Error(c.failure)
+		}
 	}
 }
