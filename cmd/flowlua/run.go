@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/heapsampling"
+	"github.com/flowlua/flowlua/cmd/flowlua/internal/memorylimit"
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
@@ -42,6 +43,13 @@ type runCmd struct {
 	LogFormat string `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
 
 	FeatureGates []string `name:"feature-gates" env:"FLOWLUA_FEATURE_GATES" help:"Upstream collector feature gates to enable (name or +name) or disable (-name), as the collector's --feature-gates."`
+}
+
+// Help is the text `flowlua run --help` shows under the summary: what run
+// reads from the environment besides its flags' variables.
+func (r *runCmd) Help() string {
+	return "In a container with a memory limit (a cgroup), run sets the Go runtime's soft memory limit to 90% of it and reads the container's limit again every minute. " +
+		memorylimit.EnvGoMemLimit + ", when set, wins; " + memorylimit.EnvRatio + " sets another share (a ratio in (0, 1]) or turns it off (off)."
 }
 
 // newLogger returns the process's logger. Levels are written in lowercase
@@ -70,6 +78,13 @@ func lowercaseLevel(groups []string, a slog.Attr) slog.Attr {
 func (r *runCmd) Run(e *env) error {
 	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat)
 	if err := setFeatureGates(r.FeatureGates); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	// GOMEMLIMIT from the container's memory limit, before anything
+	// allocates for the pipeline.
+	limits, stopLimits := context.WithCancel(context.Background())
+	defer stopLimits()
+	if err := memorylimit.Start(limits, memorylimit.Options{Logger: logger, LookupEnv: os.LookupEnv}); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	// SIGHUP reloads; it is caught from the start, so that one sent while

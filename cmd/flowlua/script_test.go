@@ -42,10 +42,14 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: scriptCmds,
-		// [race]: the tests run with the race detector.
+		// [race]: the tests run with the race detector; other test
+		// files add theirs to scriptConds.
 		Condition: func(cond string) (bool, error) {
 			if cond == "race" {
 				return raceEnabled, nil
+			}
+			if c, ok := scriptConds[cond]; ok {
+				return c()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -63,6 +67,9 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"inorder":  cmdInOrder,
 	"waitbody": cmdWaitBody,
 }
+
+// scriptConds are the custom conditions of the scripts, added from init().
+var scriptConds = map[string]func() (bool, error){}
 
 // waitLimit bounds every polling command.
 const waitLimit = 30 * time.Second
