@@ -46,10 +46,10 @@ type Options struct {
 	Refresh time.Duration
 }
 
-// Start sets the runtime's memory limit from the container's and keeps it
-// current until ctx ends. Its only error is an AUTOMEMLIMIT it cannot
-// read; a limit it cannot find or read is logged, and the runtime keeps
-// its default (no limit).
+// Start sets the runtime's memory limit from the container's, at once in
+// the background, and keeps it current until ctx ends. Its only error is
+// an AUTOMEMLIMIT it cannot read; a limit it cannot find or read is
+// logged, and the runtime keeps its default (no limit).
 func Start(ctx context.Context, o Options) error {
 	if o.LookupEnv == nil {
 		return errors.New("memorylimit: no LookupEnv")
@@ -76,8 +76,10 @@ func Start(ctx context.Context, o Options) error {
 		return nil
 	}
 	s := &setter{logger: o.Logger, limit: o.Limit, ratio: ratio}
-	s.update(true)
+	// Reading the cgroup takes a few hundred microseconds: off the
+	// start-up's path, which allocates far less than any container's limit.
 	go func() {
+		s.update(true)
 		t := time.NewTicker(o.Refresh)
 		defer t.Stop()
 		for {

@@ -57,6 +57,31 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// eventually polls until cond holds, failing the test with what() after
+// a deadline: Start reads the container's limit in the background.
+func eventually(t *testing.T, cond func() bool, what func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal(what())
+		}
+	}
+}
+
+// logged waits until the log holds want.
+func logged(t *testing.T, log *syncBuffer, want string) {
+	t.Helper()
+	eventually(t, func() bool { return strings.Contains(log.String(), want) },
+		func() string { return fmt.Sprintf("log %q lacks %q", log, want) })
+}
+
+// limitIs waits until the runtime's memory limit is want.
+func limitIs(t *testing.T, want int64) {
+	t.Helper()
+	eventually(t, func() bool { return current() == want },
+		func() string { return fmt.Sprintf("memory limit %d, want %d", current(), want) })
+}
+
 func start(t *testing.T, lookup func(string) (string, bool), limit memlimit.Provider) (*syncBuffer, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -87,12 +112,8 @@ func TestStartSetsAShareOfTheContainersLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := current(); got != tc.want {
-				t.Errorf("memory limit %d, want %d", got, tc.want)
-			}
-			if want := fmt.Sprintf(`msg="memory limit set from the container's" GOMEMLIMIT=%d container_limit=%d`, tc.want, gib); !strings.Contains(log.String(), want) {
-				t.Errorf("log %q lacks %q", log, want)
-			}
+			limitIs(t, tc.want)
+			logged(t, log, fmt.Sprintf(`msg="memory limit set from the container's" GOMEMLIMIT=%d container_limit=%d`, tc.want, gib))
 		})
 	}
 }
@@ -118,11 +139,9 @@ func TestStartLeavesTheLimitAlone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			logged(t, log, tc.log)
 			if got := current(); got != math.MaxInt64 {
 				t.Errorf("memory limit %d, want none", got)
-			}
-			if !strings.Contains(log.String(), tc.log) {
-				t.Errorf("log %q lacks %q", log, tc.log)
 			}
 		})
 	}
@@ -159,27 +178,11 @@ func TestStartFollowsTheContainer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wait := func(want int64) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); current() != want; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("memory limit %d, want %d", current(), want)
-			}
-		}
-	}
-	wait(gib / 2)
+	limitIs(t, gib/2)
 	container.Store(2 * gib)
-	wait(gib)
+	limitIs(t, gib)
+	logged(t, log, `msg="the container's memory limit changed; memory limit set again" GOMEMLIMIT=1073741824 container_limit=2147483648`)
 	container.Store(0)
-	wait(math.MaxInt64)
-	for _, want := range []string{
-		`msg="the container's memory limit changed; memory limit set again" GOMEMLIMIT=1073741824 container_limit=2147483648`,
-		`msg="the container's memory limit is gone; no memory limit"`,
-	} {
-		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(log.String(), want); time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("log %q lacks %q", log, want)
-			}
-		}
-	}
+	limitIs(t, math.MaxInt64)
+	logged(t, log, `msg="the container's memory limit is gone; no memory limit"`)
 }
