@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,10 +21,10 @@ const gib = 1 << 30
 // current is the runtime's memory limit.
 func current() int64 { return debug.SetMemoryLimit(-1) }
 
-// keepLimit restores the runtime's memory limit after the test: the tests
-// change the process's own.
-func keepLimit(t *testing.T) {
-	before := current()
+// noLimit restores the runtime's memory limit after the test (the tests
+// change the process's own) and starts it with none.
+func noLimit(t *testing.T) {
+	before := debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() { debug.SetMemoryLimit(before) })
 }
 
@@ -39,61 +38,23 @@ func env(pairs ...string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
-// syncBuffer is a log a test reads while the refresh goroutine writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// eventually polls until cond holds, failing the test with what() after
-// a deadline: Start reads the container's limit in the background.
-func eventually(t *testing.T, cond func() bool, what func() string) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal(what())
-		}
-	}
-}
-
-// logged waits until the log holds want.
-func logged(t *testing.T, log *syncBuffer, want string) {
-	t.Helper()
-	eventually(t, func() bool { return strings.Contains(log.String(), want) },
-		func() string { return fmt.Sprintf("log %q lacks %q", log, want) })
-}
-
-// limitIs waits until the runtime's memory limit is want.
-func limitIs(t *testing.T, want int64) {
-	t.Helper()
-	eventually(t, func() bool { return current() == want },
-		func() string { return fmt.Sprintf("memory limit %d, want %d", current(), want) })
-}
-
-func start(t *testing.T, lookup func(string) (string, bool), limit memlimit.Provider) (*syncBuffer, error) {
+// start runs Start until the test ends, refreshing every millisecond.
+func start(t *testing.T, lookup func(string) (string, bool), limit memlimit.Provider) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	log := &syncBuffer{}
-	err := Start(ctx, Options{
-		Logger:    slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		LookupEnv: lookup,
-		Limit:     limit,
-		Refresh:   time.Millisecond,
-	})
-	return log, err
+	return Start(ctx, Options{LookupEnv: lookup, Limit: limit, Refresh: time.Millisecond})
+}
+
+// limitIs waits until the runtime's memory limit is want: Start reads the
+// container's limit in the background.
+func limitIs(t *testing.T, want int64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); current() != want; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory limit %d, want %d", current(), want)
+		}
+	}
 }
 
 func TestStartSetsAShareOfTheContainersLimit(t *testing.T) {
@@ -107,52 +68,42 @@ func TestStartSetsAShareOfTheContainersLimit(t *testing.T) {
 		{[]string{"AUTOMEMLIMIT=1"}, gib},
 	} {
 		t.Run(fmt.Sprint(tc.env), func(t *testing.T) {
-			keepLimit(t)
-			log, err := start(t, env(tc.env...), memlimit.Limit(gib))
-			if err != nil {
+			noLimit(t)
+			if err := start(t, env(tc.env...), memlimit.Limit(gib)); err != nil {
 				t.Fatal(err)
 			}
 			limitIs(t, tc.want)
-			logged(t, log, fmt.Sprintf(`msg="memory limit set from the container's" GOMEMLIMIT=%d container_limit=%d`, tc.want, gib))
 		})
 	}
 }
 
+// GOMEMLIMIT and AUTOMEMLIMIT=off leave the runtime alone without reading
+// the container's limit.
 func TestStartLeavesTheLimitAlone(t *testing.T) {
-	fail := func() (uint64, error) { t.Error("the container's limit was read"); return gib, nil }
-	for _, tc := range []struct {
-		name  string
-		env   []string
-		limit memlimit.Provider
-		log   string
-	}{
-		{"GOMEMLIMIT wins", []string{"GOMEMLIMIT=100MiB", "AUTOMEMLIMIT=0.5"}, fail, "memory limit set by GOMEMLIMIT"},
-		{"off", []string{"AUTOMEMLIMIT=off"}, fail, "AUTOMEMLIMIT=off"},
-		{"no limit", nil, func() (uint64, error) { return 0, memlimit.ErrNoLimit }, "no container memory limit found"},
-		{"no cgroup", nil, func() (uint64, error) { return 0, fmt.Errorf("reading: %w", memlimit.ErrNoCgroup) }, "no container memory limit found"},
-		{"unreadable", nil, func() (uint64, error) { return 0, errors.New("permission denied") }, `level=WARN msg="reading the container's memory limit failed; the memory limit stays as it was" err="permission denied" limit=none`},
+	var reads atomic.Int64
+	read := func() (uint64, error) { reads.Add(1); return gib, nil }
+	for _, e := range [][]string{
+		{"GOMEMLIMIT=100MiB", "AUTOMEMLIMIT=0.5"},
+		{"AUTOMEMLIMIT=off"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			keepLimit(t)
-			debug.SetMemoryLimit(math.MaxInt64)
-			log, err := start(t, env(tc.env...), tc.limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			logged(t, log, tc.log)
-			if got := current(); got != math.MaxInt64 {
-				t.Errorf("memory limit %d, want none", got)
-			}
-		})
+		noLimit(t)
+		if err := start(t, env(e...), read); err != nil {
+			t.Fatal(err)
+		}
+		if got := current(); got != math.MaxInt64 {
+			t.Errorf("%v: memory limit %d, want none", e, got)
+		}
+	}
+	if n := reads.Load(); n != 0 {
+		t.Errorf("the container's limit was read %d times", n)
 	}
 }
 
 func TestStartRejectsABadRatio(t *testing.T) {
 	for _, v := range []string{"abc", "0", "-0.5", "1.5", "NaN", "90%"} {
 		t.Run(v, func(t *testing.T) {
-			keepLimit(t)
-			debug.SetMemoryLimit(math.MaxInt64)
-			_, err := start(t, env("AUTOMEMLIMIT="+v), memlimit.Limit(gib))
+			noLimit(t)
+			err := start(t, env("AUTOMEMLIMIT="+v), memlimit.Limit(gib))
 			want := fmt.Sprintf(`AUTOMEMLIMIT=%q: want a ratio of the container's memory limit in (0, 1], or "off"`, v)
 			if err == nil || err.Error() != want {
 				t.Errorf("error %v, want %s", err, want)
@@ -164,12 +115,13 @@ func TestStartRejectsABadRatio(t *testing.T) {
 	}
 }
 
-// The limit follows the container's: resized, then lifted.
+// Through Start's refresh, the limit follows the container's: resized,
+// then lifted.
 func TestStartFollowsTheContainer(t *testing.T) {
-	keepLimit(t)
+	noLimit(t)
 	var container atomic.Int64
 	container.Store(gib)
-	log, err := start(t, env("AUTOMEMLIMIT=0.5"), func() (uint64, error) {
+	err := start(t, env("AUTOMEMLIMIT=0.5"), func() (uint64, error) {
 		if n := container.Load(); n > 0 {
 			return uint64(n), nil
 		}
@@ -181,8 +133,60 @@ func TestStartFollowsTheContainer(t *testing.T) {
 	limitIs(t, gib/2)
 	container.Store(2 * gib)
 	limitIs(t, gib)
-	logged(t, log, `msg="the container's memory limit changed; memory limit set again" GOMEMLIMIT=1073741824 container_limit=2147483648`)
 	container.Store(0)
 	limitIs(t, math.MaxInt64)
-	logged(t, log, `msg="the container's memory limit is gone; no memory limit"`)
+}
+
+// What each reading does, and what it logs.
+func TestSetterUpdate(t *testing.T) {
+	noLimit(t)
+	var log bytes.Buffer
+	var container uint64
+	var fail error
+	s := &setter{
+		logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		limit: func() (uint64, error) {
+			if fail != nil {
+				return 0, fail
+			}
+			if container == 0 {
+				return 0, memlimit.ErrNoLimit
+			}
+			return container, nil
+		},
+		ratio: 0.5,
+	}
+	for _, step := range []struct {
+		name      string
+		first     bool
+		container uint64
+		fail      error
+		want      int64
+		log       string // what the step logs; "" for nothing
+	}{
+		{"no limit at start", true, 0, nil, math.MaxInt64, `level=DEBUG msg="no container memory limit found; no memory limit" reason="memory is not limited"`},
+		{"no cgroup at start", true, 0, fmt.Errorf("reading: %w", memlimit.ErrNoCgroup), math.MaxInt64, `level=DEBUG msg="no container memory limit found; no memory limit" reason="reading: process is not in cgroup"`},
+		{"unreadable at start", true, 0, errors.New("permission denied"), math.MaxInt64, `level=WARN msg="reading the container's memory limit failed; the memory limit stays as it was" err="permission denied" limit=none`},
+		{"still no limit", false, 0, nil, math.MaxInt64, ""},
+		{"a limit", false, gib, nil, gib / 2, `level=INFO msg="the container's memory limit changed; memory limit set again" GOMEMLIMIT=536870912 container_limit=1073741824 ratio=0.5`},
+		{"the same limit", false, gib, nil, gib / 2, ""},
+		{"unreadable later", false, gib, errors.New("permission denied"), gib / 2, `level=WARN msg="reading the container's memory limit failed; the memory limit stays as it was" err="permission denied" limit=536870912`},
+		{"lifted", false, 0, nil, math.MaxInt64, `level=INFO msg="the container's memory limit is gone; no memory limit"`},
+	} {
+		log.Reset()
+		container, fail = step.container, step.fail
+		s.update(step.first)
+		if got := current(); got != step.want {
+			t.Errorf("%s: memory limit %d, want %d", step.name, got, step.want)
+		}
+		if got := log.String(); step.log == "" && got != "" || !strings.Contains(got, step.log) {
+			t.Errorf("%s: logged %q, want %q", step.name, got, step.log)
+		}
+	}
+	log.Reset()
+	s = &setter{logger: s.logger, limit: memlimit.Limit(gib), ratio: 0.9}
+	s.update(true)
+	if want := `level=INFO msg="memory limit set from the container's" GOMEMLIMIT=966367641 container_limit=1073741824 ratio=0.9`; !strings.Contains(log.String(), want) {
+		t.Errorf("at start: logged %q, want %q", log.String(), want)
+	}
 }
