@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,16 +21,19 @@ func init() {
 	scriptConds["cgroup"] = func() (bool, error) {
 		probe.once.Do(func() {
 			dir, err := makeMemCgroup(1 << 30)
-			if err == nil {
-				err = removeCgroup(dir)
+			if err != nil {
+				return
 			}
-			probe.ok = err == nil
+			// A process must also be let in, as the scripts move theirs.
+			err = exec.Command("sh", "-c", `echo $$ > "$1"`, "sh", filepath.Join(dir, "cgroup.procs")).Run()
+			probe.ok = removeCgroup(dir) == nil && err == nil
 		})
 		return probe.ok, nil
 	}
 }
 
-// probe says once whether this process may make memory cgroups.
+// probe says once whether this process may make memory cgroups and move
+// processes into them.
 var probe struct {
 	once sync.Once
 	ok   bool
