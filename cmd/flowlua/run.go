@@ -80,11 +80,11 @@ func (r *runCmd) Run(e *env) error {
 	if err := setFeatureGates(r.FeatureGates); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	// GOMEMLIMIT from the container's memory limit, before anything
-	// allocates for the pipeline.
+	// GOMEMLIMIT from the container's memory limit, read in the
+	// background from here on.
 	limits, stopLimits := context.WithCancel(context.Background())
 	defer stopLimits()
-	if err := memorylimit.Start(limits, memorylimit.Options{Logger: logger, LookupEnv: os.LookupEnv}); err != nil {
+	if err := memorylimit.Start(limits, memorylimit.Options{Logger: logger}); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	// SIGHUP reloads; it is caught from the start, so that one sent while

@@ -5,11 +5,10 @@
 // kernel's OOM killer ends the process, and gives memory back sooner.
 //
 // GOMEMLIMIT, when set (and not empty, which Go reads as unset), wins and
-// nothing is read. AUTOMEMLIMIT changes the
-// share (a ratio in (0, 1]) or turns the setting off ("off"), with the
-// names and meanings Alloy gives them. The limit is read again every
-// minute, so that a container resized in place (Kubernetes' in-place pod
-// resize) gets a limit that follows.
+// nothing is read. AUTOMEMLIMIT changes the share (a ratio in (0, 1]) or
+// turns the setting off ("off"), with the names and meanings Alloy gives
+// them. The limit is read again every minute, so that a container resized
+// in place (Kubernetes' in-place pod resize) gets a limit that follows.
 package memorylimit
 
 import (
@@ -18,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -52,7 +52,7 @@ type Options struct {
 // logged, and the runtime keeps its default (no limit).
 func Start(ctx context.Context, o Options) error {
 	if o.LookupEnv == nil {
-		return errors.New("memorylimit: no LookupEnv")
+		o.LookupEnv = os.LookupEnv
 	}
 	if o.Limit == nil {
 		o.Limit = memlimit.FromCgroup
@@ -138,7 +138,10 @@ func (s *setter) update(first bool) {
 		}
 		return
 	}
-	goal := int64(min(float64(limit)*s.ratio, math.MaxInt64))
+	goal := int64(math.MaxInt64) // a share too large for the runtime is none
+	if f := float64(limit) * s.ratio; f < math.MaxInt64 {
+		goal = int64(f)
+	}
 	if goal == s.set {
 		return
 	}

@@ -172,6 +172,7 @@ func TestSetterUpdate(t *testing.T) {
 		{"the same limit", false, gib, nil, gib / 2, ""},
 		{"unreadable later", false, gib, errors.New("permission denied"), gib / 2, `level=WARN msg="reading the container's memory limit failed; the memory limit stays as it was" err="permission denied" limit=536870912`},
 		{"lifted", false, 0, nil, math.MaxInt64, `level=INFO msg="the container's memory limit is gone; no memory limit"`},
+		{"a share beyond the runtime's range", false, math.MaxUint64, nil, math.MaxInt64, `GOMEMLIMIT=9223372036854775807 container_limit=18446744073709551615`},
 	} {
 		log.Reset()
 		container, fail = step.container, step.fail
