@@ -48,7 +48,7 @@ type runCmd struct {
 // Help is the text `flowlua run --help` shows under the summary: what run
 // reads from the environment besides its flags' variables.
 func (r *runCmd) Help() string {
-	return "In a container with a memory limit (a cgroup), run sets the Go runtime's soft memory limit to 90% of it and reads the container's limit again every minute. " +
+	return fmt.Sprintf("In a container with a memory limit (a cgroup), run sets the Go runtime's soft memory limit to %g%% of it and reads the container's limit again every minute. ", memorylimit.DefaultRatio*100) +
 		memorylimit.EnvGoMemLimit + ", when set, wins; " + memorylimit.EnvRatio + " sets another share (a ratio in (0, 1]) or turns it off (off)."
 }
 

@@ -67,7 +67,7 @@ func Start(ctx context.Context, o Options) error {
 		o.Logger.Debug("memory limit set by "+EnvGoMemLimit+"; the container's limit is not read", EnvGoMemLimit, v)
 		return nil
 	}
-	ratio, on, err := ParseRatio(o.LookupEnv(EnvRatio))
+	ratio, on, err := parseRatio(o.LookupEnv(EnvRatio))
 	if err != nil {
 		return err
 	}
@@ -94,9 +94,9 @@ func Start(ctx context.Context, o Options) error {
 	return nil
 }
 
-// ParseRatio reads AUTOMEMLIMIT: unset or empty means DefaultRatio,
+// parseRatio reads AUTOMEMLIMIT: unset or empty means DefaultRatio,
 // "off" turns the limit off, and anything else must be a ratio in (0, 1].
-func ParseRatio(v string, set bool) (ratio float64, on bool, err error) {
+func parseRatio(v string, set bool) (ratio float64, on bool, err error) {
 	if !set || v == "" {
 		return DefaultRatio, true, nil
 	}
