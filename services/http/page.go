@@ -2,48 +2,38 @@ package http
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
-	"html/template"
 	"io/fs"
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
 
 	dto "github.com/prometheus/client_model/go"
 )
 
-// The web page: server-rendered HTML (html/template) with a little
-// JavaScript that polls /api/v0/graph and /api/v0/components/{id} and
-// reads live debugging's stream, all built into the binary.
+// The web page: server-rendered HTML with a little JavaScript that polls
+// /api/v0/graph and /api/v0/components/{id} and reads live debugging's
+// stream, all built into the binary. The graph's page is a static file;
+// a component's page is written by writeComponentPage (pagehtml.go).
+// There is no html/template: the template engine looks fields and methods
+// up by name, which stops the linker from dropping any exported method of
+// the whole program, and costs the smaller builds megabytes of resident
+// executable (bench/README.md, "Round sixteen").
 
 //go:embed web
 var webFS embed.FS
 
-// pages parses the page templates when the first page is asked for, not
-// at start: a flowlua nobody browses never runs html/template's parser
-// (its code and the parsed trees stay out of memory). TestPages renders
-// every template, so a template that does not parse fails the tests, not
-// a viewer.
-var pages = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("").Funcs(template.FuncMap{
-		"json": func(v any) string {
-			b, err := json.MarshalIndent(v, "", "  ")
-			if err != nil {
-				return err.Error()
-			}
-			return string(b)
-		},
-	}).ParseFS(webFS, "web/*.html"))
-})
-
 // serveIndex answers GET /: the graph.
 func (s *Service) serveIndex(w http.ResponseWriter, r *http.Request) {
-	s.render(w, "index.html", nil)
+	index, err := webFS.ReadFile("web/index.html")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeHTML(w, http.StatusOK, index)
 }
 
-// componentPage is what component.html shows.
+// componentPage is what a component's page shows.
 type componentPage struct {
 	C             componentJSON
 	Name          string
@@ -83,21 +73,17 @@ func (s *Service) serveComponentPage(w http.ResponseWriter, r *http.Request) {
 		p.Metrics = s.componentMetrics(id)
 		d := s.liveDebugger()
 		p.LiveDebugging = d != nil && d.Enabled()
-		s.render(w, "component.html", p)
+		writeHTML(w, http.StatusOK, writeComponentPage(p))
 		return
 	}
-	w.WriteHeader(http.StatusNotFound)
-	s.render(w, "missing.html", id)
+	writeHTML(w, http.StatusNotFound, writeMissingPage(id))
 }
 
-func (s *Service) render(w http.ResponseWriter, name string, data any) {
-	var b strings.Builder
-	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
+// writeHTML answers with a page.
+func writeHTML(w http.ResponseWriter, code int, page []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write([]byte(b.String()))
+	w.WriteHeader(code)
+	_, _ = w.Write(page)
 }
 
 // serveStatic serves the page's scripts and style.

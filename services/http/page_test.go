@@ -1,16 +1,19 @@
 package http
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"io/fs"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/service"
@@ -73,19 +76,83 @@ func TestGraphJSON(t *testing.T) {
 	}
 }
 
-// The page and a component's page are served from the binary.
-// TestTemplatesParse: every page template in web/ parses (they are parsed
-// when the first page is asked for, not at start).
-func TestTemplatesParse(t *testing.T) {
-	names, err := fs.Glob(webFS, "web/*.html")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("templates: %v %v", names, err)
+// A component's page escapes what a script or a component put in it: a
+// browser's parser finds the values as text and attribute values, and no
+// markup of theirs.
+func TestComponentPageEscapes(t *testing.T) {
+	hostile := `<script>alert("x")</script> & 'q' +`
+	page := writeComponentPage(componentPage{
+		C: componentJSON{ID: "a.b.c d", Label: hostile, Health: healthJSON{State: "unhealthy", Message: hostile},
+			Arguments: map[string]any{"k": hostile}, Dependencies: []string{"x.y.<z>"}, Services: []string{hostile}},
+		Name:    "a.b",
+		Sends:   []sendRow{{Signal: "traces", To: `q.r."s"`, Items: 3}, {Signal: "logs", Items: 1}},
+		Routes:  "/api/v0/component/a.b.c d/",
+		Metrics: []string{`m{k="` + hostile + `"} 1`},
+	})
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, name := range names {
-		if pages().Lookup(path.Base(name)) == nil {
-			t.Errorf("%s did not parse into a template", name)
+	var scripts, hrefs []string
+	byID := map[string]string{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			for _, a := range n.Attr {
+				switch a.Key {
+				case "id":
+					byID[a.Val] = textOf(n)
+				case "href":
+					hrefs = append(hrefs, a.Val)
+				case "data-id":
+					if a.Val != "a.b.c d" {
+						t.Errorf("data-id %q", a.Val)
+					}
+				}
+			}
+			if n.Data == "script" {
+				scripts = append(scripts, fmt.Sprint(n.Attr))
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
 		}
 	}
+	walk(doc)
+	if len(scripts) != 1 || !strings.Contains(scripts[0], "/static/component.js") {
+		t.Errorf("scripts on the page: %v", scripts)
+	}
+	if byID["health-message"] != hostile {
+		t.Errorf("health message %q", byID["health-message"])
+	}
+	if !strings.Contains(byID["arguments"], `"k": "\u003cscript\u003ealert(\"x\")\u003c/script\u003e \u0026 'q' +"`) {
+		t.Errorf("arguments %q", byID["arguments"])
+	}
+	if byID["metrics"] != `m{k="`+hostile+`"} 1`+"\n" {
+		t.Errorf("metrics %q", byID["metrics"])
+	}
+	want := []string{"/", "/component/q.r.%22s%22", "/component/x.y.%3cz%3e", "/api/v0/component/a.b.c%20d/"}
+	for _, w := range want {
+		if !slices.Contains(hrefs, w) {
+			t.Errorf("no link to %q in %q", w, hrefs)
+		}
+	}
+	missing := writeMissingPage(hostile)
+	if bytes.Contains(missing, []byte("<script>")) || !bytes.Contains(missing, []byte("&lt;script&gt;")) {
+		t.Errorf("missing page: %s", missing)
+	}
+}
+
+// textOf is the text under n.
+func textOf(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(textOf(c))
+	}
+	return b.String()
 }
 
 func TestPages(t *testing.T) {

@@ -1,0 +1,192 @@
+package http
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"strings"
+)
+
+// htmlPage writes a page: text and attribute values escaped, URLs
+// normalized as html/template would, markup as given.
+type htmlPage struct{ strings.Builder }
+
+// raw writes markup.
+func (p *htmlPage) raw(s ...string) {
+	for _, x := range s {
+		p.WriteString(x)
+	}
+}
+
+// text writes s escaped, for an element's text or a quoted attribute.
+func (p *htmlPage) text(s string) { p.WriteString(html.EscapeString(s)) }
+
+// url writes s as a quoted href: characters a URL may not hold are
+// percent-encoded (those it may hold, reserved ones and '%' included, are
+// kept), then the whole is escaped for the attribute.
+func (p *htmlPage) url(s string) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			strings.IndexByte("-._~!#$&*+,/:;=?@[]%", c) >= 0:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02x", c)
+		}
+	}
+	p.text(b.String())
+}
+
+// componentLinks writes ids as a list of links to their pages, or "none".
+func (p *htmlPage) componentLinks(ids []string) {
+	if len(ids) == 0 {
+		p.raw(`<p class="muted">none</p>`)
+		return
+	}
+	p.raw("<ul>")
+	for _, id := range ids {
+		p.raw(`<li><a href="/component/`)
+		p.url(id)
+		p.raw(`">`)
+		p.text(id)
+		p.raw("</a></li>")
+	}
+	p.raw("</ul>")
+}
+
+// prettyJSON is v as indented JSON, or the error that stopped it.
+func prettyJSON(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// writeComponentPage renders GET /component/{id}. component.js fills the
+// elements with an id from the JSON API and live debugging's stream.
+func writeComponentPage(c componentPage) []byte {
+	var p htmlPage
+	p.raw("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+	p.text(c.C.ID)
+	p.raw(" · flowlua</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/static/style.css\">\n</head>\n<body data-id=\"")
+	p.text(c.C.ID)
+	p.raw("\">\n<header><a href=\"/\">flowlua</a><span>")
+	p.text(c.C.ID)
+	p.raw("</span></header>\n<main>\n<h1>")
+	p.text(c.C.ID)
+	p.raw("</h1>\n<p class=\"muted\">")
+	p.text(c.Name)
+	p.raw(` "`)
+	p.text(c.C.Label)
+	p.raw("\"</p>\n<h2>Health</h2>\n<p id=\"health\"><span class=\"health ")
+	p.text(c.C.Health.State)
+	p.raw(`">`)
+	p.text(c.C.Health.State)
+	p.raw("</span>\n  <span id=\"health-message\">")
+	p.text(c.C.Health.Message)
+	p.raw("</span>\n  <span class=\"muted\">since <span id=\"health-time\">")
+	p.text(c.C.Health.UpdatedAt.Format("2006-01-02 15:04:05 MST"))
+	p.raw("</span></span></p>\n\n<h2>Sends to</h2>\n")
+	if len(c.Sends) == 0 {
+		p.raw(`<p class="muted">nothing (no output)</p>`)
+	} else {
+		p.raw("<table>")
+		for _, s := range c.Sends {
+			p.raw("<tr><td>")
+			p.text(s.Signal)
+			p.raw("</td><td>")
+			if s.To != "" {
+				p.raw(`<a href="/component/`)
+				p.url(s.To)
+				p.raw(`">`)
+				p.text(s.To)
+				p.raw("</a>")
+			} else {
+				p.raw(`<span class="muted">(not a component)</span>`)
+			}
+			p.raw("</td><td>", fmt.Sprint(s.Items), " items</td></tr>")
+		}
+		p.raw("</table>")
+	}
+	p.raw("\n\n<h2>Dependencies</h2>\n")
+	p.componentLinks(c.C.Dependencies)
+	p.raw("\n<h2>Dependants</h2>\n")
+	p.componentLinks(c.C.Dependants)
+	p.raw("\n<h2>Services used</h2>\n")
+	if len(c.C.Services) == 0 {
+		p.raw(`<p class="muted">none</p>`)
+	} else {
+		p.raw("<ul>")
+		for _, s := range c.C.Services {
+			p.raw("<li>")
+			p.text(s)
+			p.raw("</li>")
+		}
+		p.raw("</ul>")
+	}
+	p.raw("\n<h2>Routes</h2>\n")
+	if c.Routes == "" {
+		p.raw(`<p class="muted">none</p>`)
+	} else {
+		p.raw(`<p><a href="`)
+		p.url(c.Routes)
+		p.raw(`">`)
+		p.text(c.Routes)
+		p.raw("</a></p>")
+	}
+	p.raw("\n\n<h2>Arguments</h2>\n<pre id=\"arguments\">")
+	p.text(prettyJSON(c.C.Arguments))
+	p.raw("</pre>\n<h2>Exports</h2>\n<pre id=\"exports\">")
+	p.text(prettyJSON(c.C.Exports))
+	p.raw("</pre>\n<h2>Metrics</h2>\n")
+	if len(c.Metrics) == 0 {
+		p.raw(`<p class="muted">none</p>`)
+	} else {
+		p.raw(`<pre id="metrics">`)
+		for _, m := range c.Metrics {
+			p.text(m)
+			p.raw("\n")
+		}
+		p.raw("</pre>")
+	}
+	p.raw("\n\n<h2>Live data</h2>\n")
+	if c.LiveDebugging {
+		p.raw("<p>")
+		if !c.HasOutput {
+			p.raw(`<span class="muted">This component sends nothing on; its stream stays empty.</span>`)
+		}
+		p.raw(`
+  <button id="pause" type="button">pause</button>
+  <label>signal <select id="signal"><option value="">all</option><option>traces</option><option>metrics</option><option>logs</option></select></label>
+  <label>filter <input id="filter" type="search" placeholder="text to match"></label>
+  <span id="stream-state" class="muted">connecting…</span></p>
+<div id="stream" style="overflow:auto"></div>
+`)
+	} else {
+		p.raw("<p class=\"muted\" id=\"stream-state\">Live debugging is off: add <code>livedebugging { enabled = true }</code> to the script (it reloads) to see what this component sends.</p>\n")
+	}
+	p.raw("</main>\n<script src=\"/static/component.js\"></script>\n</body>\n</html>\n")
+	return []byte(p.String())
+}
+
+// writeMissingPage renders GET /component/{id} for an id not in the graph.
+func writeMissingPage(id string) []byte {
+	var p htmlPage
+	p.raw(`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>no component `)
+	p.text(id)
+	p.raw(`</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>
+<body>
+<header><a href="/">flowlua</a></header>
+<main><h1>No component `)
+	p.text(id)
+	p.raw(`</h1><p>It is not in the running graph (a reload may have removed it). <a href="/">Back to the graph</a>.</p></main>
+</body>
+</html>
+`)
+	return []byte(p.String())
+}
