@@ -6,6 +6,10 @@ LDFLAGS := -X main.version=$(VERSION)
 # TAGS=flowlua_lean or flowlua_minimal builds without the heaviest
 # components (README, "Smaller builds").
 TAGS    ?=
+# grpcnotrace leaves golang.org/x/net/trace out of gRPC: flowlua never
+# enables gRPC's tracing, and the package's templates would keep every
+# exported method of the program in the binary (third_party/kong/FLOWLUA.md).
+GO_TAGS := grpcnotrace $(TAGS)
 # A static binary, as the collector's releases are: linking libc costs
 # about 2 MB of resident memory and nothing flowlua needs (bench/README.md,
 # "Memory"). Tests keep cgo: the race detector needs it.
@@ -14,7 +18,7 @@ BUILD_CGO ?= 0
 .PHONY: build test run bench bench-go pgo fuzz lint clean convert-corpus conformance
 
 build:
-	CGO_ENABLED=$(BUILD_CGO) $(GO) build -tags "$(TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
+	CGO_ENABLED=$(BUILD_CGO) $(GO) build -tags "$(GO_TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
 
 # The test command of the README and CI: formatting, vet, then every test
 # with the race detector. Without the profile-guided build of
@@ -23,6 +27,8 @@ build:
 test: lint
 	$(GO) test -race -count=1 -pgo=off ./...
 	cd third_party/exporterhelper && $(GO) test -race -count=1 ./internal/queue/
+	cd third_party/kong && $(GO) test -race -count=1 .
+	cd third_party/filter && $(GO) test -race -count=1 ./filterexpr/ && $(GO) test -race -count=1 -tags flowlua_minimal ./filterexpr/ ./filterconfig/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -90,6 +90,7 @@ require (
 	go.opentelemetry.io/collector/receiver/receiverhelper v0.158.0
 	go.opentelemetry.io/collector/receiver/receivertest v0.158.0
 	go.yaml.in/yaml/v3 v3.0.5
+	golang.org/x/net v0.58.0
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260610212136-7ab31c22f7ad
 )
 
@@ -422,7 +423,6 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.6 // indirect
 	golang.org/x/crypto v0.55.0 // indirect
 	golang.org/x/exp v0.0.0-20260527015227-08cc5374adb3 // indirect
-	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
@@ -458,3 +458,10 @@ replace github.com/yuin/gopher-lua => ./third_party/gopher-lua
 // A patched exporterhelper at the pinned release:
 // third_party/exporterhelper/FLOWLUA.md lists the patch.
 replace go.opentelemetry.io/collector/exporter/exporterhelper => ./third_party/exporterhelper
+
+// A patched kong: third_party/kong/FLOWLUA.md lists the patches.
+replace github.com/alecthomas/kong => ./third_party/kong
+
+// A patched contrib internal/filter at the pinned release:
+// third_party/filter/FLOWLUA.md lists the patch.
+replace github.com/open-telemetry/opentelemetry-collector-contrib/internal/filter => ./third_party/filter

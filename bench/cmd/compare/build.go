@@ -131,10 +131,11 @@ func ensureCollector(benchDir string, c collectorBuild, force bool) error {
 }
 
 // buildMinimal builds flowlua with -tags flowlua_minimal (the components
-// of the collector peer) from the repository the bench directory is in.
+// of the collector peer) from the repository the bench directory is in,
+// as `make build TAGS=flowlua_minimal` does (with grpcnotrace, Makefile).
 func buildMinimal(benchDir string) error {
 	// Static, as make build makes it and as the builder makes the collector.
-	return run(filepath.Dir(benchDir), []string{"CGO_ENABLED=0"}, "go", "build", "-tags", "flowlua_minimal", "-o", filepath.Join(benchDir, minimalBin), "./cmd/flowlua")
+	return run(filepath.Dir(benchDir), []string{"CGO_ENABLED=0"}, "go", "build", "-tags", "flowlua_minimal,grpcnotrace", "-o", filepath.Join(benchDir, minimalBin), "./cmd/flowlua")
 }
 
 // stageBinaries copies each system's binary into .build/run and points o
