@@ -15,7 +15,7 @@ func fieldDoc(t reflect.Type, f cfgField) string {
 			return ""
 		}
 		if i == len(f.index)-1 {
-			return fieldDocs[owner.PkgPath()+"."+owner.Name()+"."+owner.Field(idx).Name]
+			return fieldDocs()[owner.PkgPath()+"."+owner.Name()+"."+owner.Field(idx).Name]
 		}
 		owner = owner.Field(idx).Type
 	}
