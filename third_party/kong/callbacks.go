@@ -128,8 +128,11 @@ func getMethod(value reflect.Value, name string) reflect.Value {
 	return method
 }
 
-// methodByName looks a hook up by a constant name, so that the linker
-// keeps only the methods with these names rather than every exported one.
+// flowlua: methodByName looks Run or a hook up by a constant name, so that
+// the linker keeps only the methods with these names rather than every
+// exported one (FLOWLUA.md). A name kong starts passing that is not here
+// panics, so that an upgrade that adds a hook fails kong's tests rather
+// than skipping the hook.
 func methodByName(v reflect.Value, name string) reflect.Value {
 	switch name {
 	case "Run":
@@ -145,9 +148,10 @@ func methodByName(v reflect.Value, name string) reflect.Value {
 	case "AfterApply":
 		return v.MethodByName("AfterApply")
 	}
-	return reflect.Value{}
+	panic("kong: method " + name + " is not in methodByName's list (third_party/kong/FLOWLUA.md)")
 }
 
+// typeMethodByName is methodByName for a type.
 func typeMethodByName(t reflect.Type, name string) (reflect.Method, bool) {
 	switch name {
 	case "Run":
@@ -163,7 +167,7 @@ func typeMethodByName(t reflect.Type, name string) (reflect.Method, bool) {
 	case "AfterApply":
 		return t.MethodByName("AfterApply")
 	}
-	return reflect.Method{}, false
+	panic("kong: method " + name + " is not in typeMethodByName's list (third_party/kong/FLOWLUA.md)")
 }
 
 func getExplicitMethod(value reflect.Value, name string) reflect.Value {
