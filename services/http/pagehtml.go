@@ -39,6 +39,15 @@ func (p *htmlPage) url(s string) {
 	p.text(b.String())
 }
 
+// link writes a link to href (normalized by url) labelled with text.
+func (p *htmlPage) link(href, text string) {
+	p.raw(`<a href="`)
+	p.url(href)
+	p.raw(`">`)
+	p.text(text)
+	p.raw("</a>")
+}
+
 // componentLinks writes ids as a list of links to their pages, or "none".
 func (p *htmlPage) componentLinks(ids []string) {
 	if len(ids) == 0 {
@@ -47,11 +56,9 @@ func (p *htmlPage) componentLinks(ids []string) {
 	}
 	p.raw("<ul>")
 	for _, id := range ids {
-		p.raw(`<li><a href="/component/`)
-		p.url(id)
-		p.raw(`">`)
-		p.text(id)
-		p.raw("</a></li>")
+		p.raw("<li>")
+		p.link("/component/"+id, id)
+		p.raw("</li>")
 	}
 	p.raw("</ul>")
 }
@@ -99,11 +106,7 @@ func writeComponentPage(c componentPage) []byte {
 			p.text(s.Signal)
 			p.raw("</td><td>")
 			if s.To != "" {
-				p.raw(`<a href="/component/`)
-				p.url(s.To)
-				p.raw(`">`)
-				p.text(s.To)
-				p.raw("</a>")
+				p.link("/component/"+s.To, s.To)
 			} else {
 				p.raw(`<span class="muted">(not a component)</span>`)
 			}
@@ -131,11 +134,9 @@ func writeComponentPage(c componentPage) []byte {
 	if c.Routes == "" {
 		p.raw(`<p class="muted">none</p>`)
 	} else {
-		p.raw(`<p><a href="`)
-		p.url(c.Routes)
-		p.raw(`">`)
-		p.text(c.Routes)
-		p.raw("</a></p>")
+		p.raw("<p>")
+		p.link(c.Routes, c.Routes)
+		p.raw("</p>")
 	}
 	p.raw("\n\n<h2>Arguments</h2>\n<pre id=\"arguments\">")
 	p.text(prettyJSON(c.C.Arguments))
