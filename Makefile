@@ -28,6 +28,7 @@ test: lint
 	$(GO) test -race -count=1 -pgo=off ./...
 	cd third_party/exporterhelper && $(GO) test -race -count=1 ./internal/queue/
 	cd third_party/kong && $(GO) test -race -count=1 .
+	cd third_party/yamlv3 && $(GO) test -race -count=1 .
 	cd third_party/filter && $(GO) test -race -count=1 ./filterexpr/ && $(GO) test -race -count=1 -tags flowlua_minimal ./filterexpr/ ./filterconfig/
 
 lint:

@@ -465,3 +465,7 @@ replace github.com/alecthomas/kong => ./third_party/kong
 // A patched contrib internal/filter at the pinned release:
 // third_party/filter/FLOWLUA.md lists the patch.
 replace github.com/open-telemetry/opentelemetry-collector-contrib/internal/filter => ./third_party/filter
+
+// gopkg.in/yaml.v3 is go.yaml.in/yaml/v3 under its old path, so that the
+// binary holds one copy of the YAML library, not two (third_party/yamlv3).
+replace gopkg.in/yaml.v3 => ./third_party/yamlv3
