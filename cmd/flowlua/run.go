@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/flowlua/flowlua/cmd/flowlua/internal/gcsmooth"
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/heapsampling"
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/memorylimit"
 	"github.com/flowlua/flowlua/engine"
@@ -36,6 +37,7 @@ type runCmd struct {
 	DrainTimeout   time.Duration `name:"drain.timeout" default:"30s" env:"FLOWLUA_DRAIN_TIMEOUT" help:"How long a component a reload replaces or removes may take to send what it still queues, and how long SIGINT/SIGTERM waits for the whole pipeline to drain; what is left then is dropped and counted in flowlua_component_dropped_items_total. A second SIGINT/SIGTERM exits at once."`
 	Watch          bool          `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
 	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests and OTLP/HTTP protobuf bodies with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's. Also lets the OTLP/gRPC exporters encode without sizing each request first."`
+	GCSmooth       bool          `name:"gc.smooth" default:"true" negatable:"" env:"FLOWLUA_GC_SMOOTH" help:"After a garbage collection whose live heap is an outlier (more than 20% above the goal of the median of the last 16), lower GOGC for the next cycle so that one spike does not set the heap's size; counted in flowlua_gc_goal_clipped_total. Off when the environment sets GOGC."`
 	EnablePprof    bool          `name:"http.enable-pprof" default:"true" negatable:"" env:"FLOWLUA_HTTP_ENABLE_PPROF" help:"Serve the Go profiler under /debug/pprof/. Off, those routes answer 404 and the runtime no longer samples heap allocations (whose stack walks cost CPU and memory), as in a collector built without its pprof extension."`
 	pluginFlags
 	clusterFlags
@@ -107,6 +109,13 @@ func (r *runCmd) Run(e *env) error {
 		logger.Warn("OTLP/gRPC fast decoding is off", "error", err)
 	} else {
 		metrics.MustRegister(decoding)
+	}
+	if r.GCSmooth {
+		if gogc, set := os.LookupEnv("GOGC"); set && gogc != "" {
+			logger.Info("GOGC is set: --gc.smooth leaves the garbage collector as it says", "GOGC", gogc)
+		} else {
+			gcsmooth.New(gcsmooth.DefaultPolicy, metrics).Start(limits)
+		}
 	}
 	metrics.MustRegister(
 		collectors.NewGoCollector(),
