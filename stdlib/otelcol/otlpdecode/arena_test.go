@@ -2,7 +2,9 @@ package otlpdecode
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
+	"unsafe"
 
 	"go.opentelemetry.io/collector/featuregate"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -204,5 +206,72 @@ func TestPairs(t *testing.T) {
 	v0.SetStr("changed")
 	if v1, _ := lrs.At(1).Attributes().Get("key"); v1.Str() != "value" {
 		t.Fatalf("a change of one item's value shows in another: %q", v1.Str())
+	}
+}
+
+// TestSlabsAcrossRequests decodes requests one after another with one
+// decoder, which carves the room a request leaves in its chunks for the
+// next: the first item of a request sits right after the last of the one
+// before. An edit of either request's items must not show in the other's,
+// and a request the decoder declines drops the chunks.
+func TestSlabsAcrossRequests(t *testing.T) {
+	d := newDecoder()
+	pointAt := func(md pmetric.Metrics, i int) uintptr {
+		dp := md.ResourceMetrics().At(0).ScopeMetrics().At(0).Metrics().At(0).Sum().DataPoints().At(i)
+		return uintptr(origOf(unsafe.Pointer(&dp)))
+	}
+	in := oneAttrMetrics(300)
+	first, err := d.metrics(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := d.metrics(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pointAt(second, 0), pointAt(first, 299)+layout.point.size; got != want {
+		t.Fatalf("the second request's first point is at %#x, want %#x: right after the first request's last", got, want)
+	}
+
+	edit := func(md pmetric.Metrics, by int64) []byte {
+		dps := md.ResourceMetrics().At(0).ScopeMetrics().At(0).Metrics().At(0).Sum().DataPoints()
+		for i := range dps.Len() {
+			dp := dps.At(i)
+			dp.SetIntValue(dp.IntValue() + by)
+			dp.Attributes().PutStr("key", fmt.Sprint("edited", by))
+			dp.Attributes().PutInt("n", by)
+		}
+		b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	want := func(by int64) []byte {
+		md, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return edit(md, by)
+	}
+	if !bytes.Equal(edit(first, 1), want(1)) {
+		t.Fatal("the first request, edited, differs from pdata's")
+	}
+	if !bytes.Equal(edit(second, 2), want(2)) {
+		t.Fatal("the second request, edited after the first, differs from pdata's")
+	}
+	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, want(1)) {
+		t.Fatal("editing the second request changed the first")
+	}
+
+	if _, err := d.metrics(in[:len(in)-3]); err == nil {
+		t.Fatal("a truncated request decoded")
+	}
+	if d.points != (chunk{}) || d.kvs != (chunk{}) || d.strs != (chunk{}) {
+		t.Fatal("a declined request left its chunks to the next")
 	}
 }

@@ -9,9 +9,9 @@ import (
 )
 
 // logs decodes an ExportLogsServiceRequest (LogsData on the wire).
-func (d *decoder) logs(buf []byte) (plog.Logs, error) {
+func (d *decoder) logs(buf []byte) (_ plog.Logs, err error) {
 	d.begin()
-	defer d.end()
+	defer func() { d.end(err) }()
 	ld := plog.NewLogs()
 	rls := ld.ResourceLogs()
 	return ld, list(buf, 1, rls.EnsureCapacity, func(b []byte) error { return d.resourceLogs(rls.AppendEmpty(), b) }, nil)
@@ -31,7 +31,7 @@ func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
 			records.EnsureCapacity(n)
 			if d.slabs {
 				at = records.Len()
-				fillItems(origOf(unsafe.Pointer(&records)), layout.log, d.records.take(layout.log, n, n), n)
+				d.records.takeItems(origOf(unsafe.Pointer(&records)), layout.log, n, max(n, minChunk))
 				d.left = n
 			}
 		}, func(b []byte) error {

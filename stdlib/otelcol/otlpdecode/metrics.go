@@ -11,9 +11,9 @@ import (
 )
 
 // metrics decodes an ExportMetricsServiceRequest (MetricsData on the wire).
-func (d *decoder) metrics(buf []byte) (pmetric.Metrics, error) {
+func (d *decoder) metrics(buf []byte) (_ pmetric.Metrics, err error) {
 	d.begin()
-	defer d.end()
+	defer func() { d.end(err) }()
 	md := pmetric.NewMetrics()
 	rms := md.ResourceMetrics()
 	return md, list(buf, 1, rms.EnsureCapacity, func(b []byte) error { return d.resourceMetrics(rms.AppendEmpty(), b) }, nil)
@@ -33,7 +33,7 @@ func (d *decoder) scopeMetrics(sm pmetric.ScopeMetrics, buf []byte) error {
 			ms.EnsureCapacity(n)
 			if d.slabs {
 				at = ms.Len()
-				fillItems(origOf(unsafe.Pointer(&ms)), layout.metric, d.metricItems.takeFit(layout.metric, n, n), n)
+				d.metricItems.takeItems(origOf(unsafe.Pointer(&ms)), layout.metric, n, n)
 				d.metricsLeft = n
 			}
 		}, func(b []byte) error {
@@ -149,7 +149,7 @@ func (d *decoder) numberPoints(dps pmetric.NumberDataPointSlice) (func(int), fun
 			} else {
 				dps.EnsureCapacity(n)
 			}
-			fillItems(origOf(unsafe.Pointer(&dps)), layout.point, d.points.take(layout.point, n, hint), n)
+			d.points.takeItems(origOf(unsafe.Pointer(&dps)), layout.point, n, max(hint, minChunk))
 			d.left = hint // sizes the chunks of the points' boxes and attributes
 		}, func(b []byte) error {
 			if !d.slabs {

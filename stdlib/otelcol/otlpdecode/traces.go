@@ -9,9 +9,9 @@ import (
 )
 
 // traces decodes an ExportTraceServiceRequest (TracesData on the wire).
-func (d *decoder) traces(buf []byte) (ptrace.Traces, error) {
+func (d *decoder) traces(buf []byte) (_ ptrace.Traces, err error) {
 	d.begin()
-	defer d.end()
+	defer func() { d.end(err) }()
 	td := ptrace.NewTraces()
 	rss := td.ResourceSpans()
 	return td, list(buf, 1, rss.EnsureCapacity, func(b []byte) error { return d.resourceSpans(rss.AppendEmpty(), b) }, nil)
@@ -31,7 +31,7 @@ func (d *decoder) scopeSpans(ss ptrace.ScopeSpans, buf []byte) error {
 			spans.EnsureCapacity(n)
 			if d.slabs {
 				at = spans.Len()
-				fillItems(origOf(unsafe.Pointer(&spans)), layout.span, d.spans.take(layout.span, n, n), n)
+				d.spans.takeItems(origOf(unsafe.Pointer(&spans)), layout.span, n, max(n, minChunk))
 				d.left = n
 			}
 		}, func(b []byte) error {

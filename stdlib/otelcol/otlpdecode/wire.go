@@ -180,15 +180,19 @@ func (d *decoder) begin() {
 	d.pairs.begin()
 }
 
-// end drops what d still holds of the request, so that a pooled decoder
-// pins nothing of it and no chunk is shared by two requests.
-func (d *decoder) end() {
-	d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
-	d.asInts, d.asDoubles = chunk{}, chunk{}
-	d.spans, d.records, d.points = chunk{}, chunk{}, chunk{}
-	d.metricItems, d.pointPtrs = chunk{}, chunk{}
-	d.dataBoxes, d.dataMsgs = [numMetricTypes]chunk{}, [numMetricTypes]chunk{}
-	d.metricsLeft = 0
+// end finishes a request whose decoding returned err. d keeps the room
+// left in its chunks for the next request (arena.go) unless the request
+// failed: then the data built is thrown away, and so are the chunks, so
+// that nothing of it stays pinned.
+func (d *decoder) end(err error) {
+	if err != nil {
+		d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
+		d.asInts, d.asDoubles = chunk{}, chunk{}
+		d.spans, d.records, d.points = chunk{}, chunk{}, chunk{}
+		d.metricItems, d.pointPtrs = chunk{}, chunk{}
+		d.dataBoxes, d.dataMsgs = [numMetricTypes]chunk{}, [numMetricTypes]chunk{}
+	}
+	d.left, d.metricsLeft = 0, 0
 }
 
 // internBits sizes the intern table: 1024 entries.
