@@ -26,7 +26,8 @@ build:
 # second time for the race build, and tests check behaviour, not speed.
 test: lint
 	$(GO) test -race -count=1 -pgo=off ./...
-	cd third_party/exporterhelper && $(GO) test -race -count=1 ./internal/queue/
+	cd third_party/exporterhelper && $(GO) test -race -count=1 . ./internal/queue/
+	cd third_party/batchprocessor && $(GO) test -race -count=1 ./...
 	cd third_party/kong && $(GO) test -race -count=1 .
 	cd third_party/yamlv3 && $(GO) test -race -count=1 .
 	cd third_party/filter && $(GO) test -race -count=1 ./filterexpr/ && $(GO) test -race -count=1 -tags flowlua_minimal ./filterexpr/ ./filterconfig/

@@ -469,3 +469,7 @@ replace github.com/open-telemetry/opentelemetry-collector-contrib/internal/filte
 // gopkg.in/yaml.v3 is go.yaml.in/yaml/v3 under its old path, so that the
 // binary holds one copy of the YAML library, not two (third_party/yamlv3).
 replace gopkg.in/yaml.v3 => ./third_party/yamlv3
+
+// A patched batch processor at the pinned release:
+// third_party/batchprocessor/FLOWLUA.md lists the patch.
+replace go.opentelemetry.io/collector/processor/batchprocessor => ./third_party/batchprocessor

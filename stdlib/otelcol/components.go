@@ -51,8 +51,8 @@ func init() {
 		component.StabilityLevelBeta, component.StabilityLevelBeta, component.StabilityLevelBeta, transformprocessor.NewFactory))
 	RegisterProcessor(resourceprocessor.NewFactory())
 
-	RegisterExporter(otlpexporter.NewFactory())     // otlp_grpc, alias otlp
-	RegisterExporter(otlphttpexporter.NewFactory()) // otlp_http, alias otlphttp
+	RegisterExporter(otlpexporter.NewFactory(), sendsEncoded()) // otlp_grpc, alias otlp; sends the batches kept encoded as they are (otlpencoded.go)
+	RegisterExporter(otlphttpexporter.NewFactory())             // otlp_http, alias otlphttp
 	RegisterExporter(debugexporter.NewFactory())
 
 	RegisterConnector(forwardconnector.NewFactory())

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pipeline"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
@@ -114,6 +115,14 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		if err != nil {
 			_ = inst.shutdown(context.Background())
 			return nil, fmt.Errorf("creating %s for %s: %w", a.id, sig, err)
+		}
+		if k.encodedSender != nil {
+			if sender := k.encodedSender(s, upstreamCfg, sig); sender != nil {
+				if e, ok := c.(encodedPushSetter); ok {
+					e.SetEncodedPush(sender.(*otlpEncodedSender).push)
+					inst.comps = append(inst.comps, sender) // started before the exporter, shut down after it
+				}
+			}
 		}
 		inst.comps = append(inst.comps, c)
 		if k.class == classReceiver {
@@ -281,4 +290,64 @@ func (g *gate) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 		return err
 	}
 	return g.next.ConsumeLogs(ctx, ld)
+}
+
+// AcceptsEncoded reports whether the component of signal takes encoded
+// requests (engine/component/telemetry/encoded.go).
+func (i *instance) AcceptsEncoded(signal pipeline.Signal) bool {
+	return telemetry.AcceptsEncoded(i.consumerOf(signal), signal)
+}
+
+// ConsumeEncoded hands payload to the component of signal, decoded if it
+// does not take it encoded.
+func (i *instance) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
+	c := i.consumerOf(signal)
+	if c == nil {
+		return telemetry.ForwardEncoded(ctx, i, signal, payload, items) // refused as pdata is
+	}
+	if !i.enter() {
+		return telemetry.ForwardEncoded(ctx, i.redirect, signal, payload, items)
+	}
+	defer i.leave()
+	if ec, ok := c.(telemetry.EncodedConsumer); ok && ec.AcceptsEncoded(signal) {
+		return ec.ConsumeEncoded(ctx, signal, payload, items)
+	}
+	data, err := telemetry.DecodeEncoded(signal, payload)
+	if err != nil {
+		return err
+	}
+	switch d := data.(type) {
+	case ptrace.Traces:
+		return i.traces.ConsumeTraces(ctx, d)
+	case pmetric.Metrics:
+		return i.metrics.ConsumeMetrics(ctx, d)
+	default:
+		return i.logs.ConsumeLogs(ctx, d.(plog.Logs))
+	}
+}
+
+// consumerOf returns the component of signal, nil if there is none.
+func (i *instance) consumerOf(signal pipeline.Signal) any {
+	switch {
+	case signal == pipeline.SignalTraces && i.traces != nil:
+		return i.traces
+	case signal == pipeline.SignalMetrics && i.metrics != nil:
+		return i.metrics
+	case signal == pipeline.SignalLogs && i.logs != nil:
+		return i.logs
+	}
+	return nil
+}
+
+// AcceptsEncoded is next's.
+func (g *gate) AcceptsEncoded(signal pipeline.Signal) bool {
+	return telemetry.AcceptsEncoded(g.next, signal)
+}
+
+// ConsumeEncoded waits for the gate to open.
+func (g *gate) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
+	if err := g.wait(ctx); err != nil {
+		return err
+	}
+	return telemetry.ForwardEncoded(ctx, g.next, signal, payload, items)
 }

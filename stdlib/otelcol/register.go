@@ -189,6 +189,11 @@ type kind struct {
 	// itself (nil: none), such as the otlp receiver's http protocol
 	// (otlphttp.go). Nil for every other kind.
 	takeOver func(s settings, cfg component.Config) (component.Config, receiverPart, error)
+
+	// encodedSender, for an exporter that sends encoded requests as they
+	// are (otlpencoded.go), makes the component that sends those of one
+	// signal; nil for every other kind, and when it returns nil.
+	encodedSender func(s settings, cfg component.Config, sig telemetry.Signal) component.Component
 }
 
 // receiverPart is what flowlua serves of a receiver instead of the

@@ -27,6 +27,13 @@ func NewLogs(
 	if pusher == nil {
 		return nil, errNilPushLogs
 	}
-	return internal.NewLogsRequest(ctx, set, queuebatch.RequestFromLogs(), queuebatch.RequestConsumeFromLogs(pusher),
+	// flowlua patch 2: the exporter also takes encoded requests (internal/encoded.go).
+	push := new(queuebatch.EncodedPush)
+	exp, err := internal.NewLogsRequest(ctx, set, queuebatch.RequestFromLogs(), queuebatch.RequestConsumeFromLogsOrEncoded(pusher, push),
 		append([]Option{internal.WithQueueBatchSettings(queuebatch.NewLogsQueueBatchSettings())}, options...)...)
+	if err != nil {
+		return nil, err
+	}
+	internal.EnableEncoded(exp, push)
+	return exp, nil
 }

@@ -27,6 +27,13 @@ func NewMetrics(
 	if pusher == nil {
 		return nil, errNilPushMetrics
 	}
-	return internal.NewMetricsRequest(ctx, set, queuebatch.RequestFromMetrics(), queuebatch.RequestConsumeFromMetrics(pusher),
+	// flowlua patch 2: the exporter also takes encoded requests (internal/encoded.go).
+	push := new(queuebatch.EncodedPush)
+	exp, err := internal.NewMetricsRequest(ctx, set, queuebatch.RequestFromMetrics(), queuebatch.RequestConsumeFromMetricsOrEncoded(pusher, push),
 		append([]Option{internal.WithQueueBatchSettings(queuebatch.NewMetricsQueueBatchSettings())}, options...)...)
+	if err != nil {
+		return nil, err
+	}
+	internal.EnableEncoded(exp, push)
+	return exp, nil
 }

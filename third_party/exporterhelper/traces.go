@@ -27,6 +27,13 @@ func NewTraces(
 	if pusher == nil {
 		return nil, errNilPushTraces
 	}
-	return internal.NewTracesRequest(ctx, set, queuebatch.RequestFromTraces(), queuebatch.RequestConsumeFromTraces(pusher),
+	// flowlua patch 2: the exporter also takes encoded requests (internal/encoded.go).
+	push := new(queuebatch.EncodedPush)
+	exp, err := internal.NewTracesRequest(ctx, set, queuebatch.RequestFromTraces(), queuebatch.RequestConsumeFromTracesOrEncoded(pusher, push),
 		append([]Option{internal.WithQueueBatchSettings(queuebatch.NewTracesQueueBatchSettings())}, options...)...)
+	if err != nil {
+		return nil, err
+	}
+	internal.EnableEncoded(exp, push)
+	return exp, nil
 }

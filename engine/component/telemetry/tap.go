@@ -232,6 +232,17 @@ func (t *Tap) Close() {
 // offer gives data to the viewers that sample it (rule 4). It is called
 // only when the viewers' load found some, before any consumer gets data.
 func offer[T batch](vs []*Viewer, s Signal, data T, items int, clone func(T) T) {
+	offerSample(vs, s, items, func() (any, bool) {
+		c := clone(data)
+		c.MarkReadOnly()
+		return c, true
+	})
+}
+
+// offerSample offers a batch of items items to the viewers of s that are
+// due a sample; copy makes the read-only batch they share, once, if one
+// is (false: it cannot, and nobody gets this batch).
+func offerSample(vs []*Viewer, s Signal, items int, copy func() (any, bool)) {
 	now := time.Now()
 	ns := now.UnixNano()
 	var sample Sample
@@ -244,8 +255,10 @@ func offer[T batch](vs []*Viewer, s Signal, data T, items int, clone func(T) T) 
 			continue
 		}
 		if sample.Data == nil {
-			c := clone(data)
-			c.MarkReadOnly()
+			c, ok := copy()
+			if !ok {
+				return
+			}
 			sample = Sample{Signal: s, Time: now, Items: items, Data: c}
 		}
 		select {

@@ -21,6 +21,7 @@ import (
 type logsExporter struct {
 	*BaseExporter
 	consumer.Logs
+	encoded *encodedExporter // flowlua: nil unless EnableEncoded (encoded.go)
 }
 
 // NewLogsRequest creates new logs exporter based on custom LogsConverter and Sender.
@@ -74,6 +75,7 @@ func newConsumeLogs(converter request.RequestConverterFunc[plog.Logs], be *BaseE
 type tracesExporter struct {
 	*BaseExporter
 	consumer.Traces
+	encoded *encodedExporter // flowlua: nil unless EnableEncoded (encoded.go)
 }
 
 // NewTracesRequest creates a new traces exporter based on a custom TracesConverter and Sender.
@@ -127,6 +129,7 @@ func newConsumeTraces(converter request.RequestConverterFunc[ptrace.Traces], be 
 type metricsExporter struct {
 	*BaseExporter
 	consumer.Metrics
+	encoded *encodedExporter // flowlua: nil unless EnableEncoded (encoded.go)
 }
 
 // NewMetricsRequest creates a new metrics exporter based on a custom MetricsConverter and Sender.

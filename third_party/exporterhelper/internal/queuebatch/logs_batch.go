@@ -25,10 +25,16 @@ func (req *logsRequest) MergeSplit(_ context.Context, maxSize int, szt request.S
 	default:
 		return nil, errors.New("unknown sizer type")
 	}
+	if _, err := req.data(); err != nil {
+		return nil, err
+	}
 	if r2 != nil {
 		req2, ok := r2.(*logsRequest)
 		if !ok {
 			return nil, errors.New("invalid input type")
+		}
+		if _, err := req2.data(); err != nil {
+			return nil, err
 		}
 		req2.mergeTo(req, sz)
 	}

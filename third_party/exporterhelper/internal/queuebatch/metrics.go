@@ -6,6 +6,7 @@ package queuebatch // import "go.opentelemetry.io/collector/exporter/exporterhel
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
@@ -37,6 +38,27 @@ var (
 type metricsRequest struct {
 	md         pmetric.Metrics
 	cachedSize int
+	enc        *encoded // flowlua: the payload md is decoded from when first needed; nil once decoded (encoded.go)
+	decoded    bool     // flowlua: md was decoded from enc, so it was never referenced (pref)
+}
+
+// newEncodedMetricsRequest returns a request that holds an OTLP export request
+// still in its protobuf encoding (flowlua, encoded.go).
+func newEncodedMetricsRequest(payload []byte, items int) request.Request {
+	return &metricsRequest{enc: &encoded{payload: payload, items: items}, cachedSize: -1}
+}
+
+// data returns the request's md, decoding it first if the request is still
+// encoded (flowlua, encoded.go).
+func (req *metricsRequest) data() (pmetric.Metrics, error) {
+	if req.enc != nil {
+		md, err := metricsUnmarshaler.UnmarshalMetrics(req.enc.payload)
+		if err != nil {
+			return pmetric.Metrics{}, fmt.Errorf("decoding an encoded metrics request: %w", err)
+		}
+		req.md, req.enc, req.decoded = md, nil, true
+	}
+	return req.md, nil
 }
 
 func newMetricsRequest(md pmetric.Metrics) request.Request {
@@ -60,7 +82,11 @@ func (metricsEncoding) Unmarshal(bytes []byte) (context.Context, request.Request
 }
 
 func (metricsEncoding) Marshal(ctx context.Context, req request.Request) ([]byte, error) {
-	return pdatareq.MarshalMetrics(ctx, req.(*metricsRequest).md)
+	md, err := req.(*metricsRequest).data()
+	if err != nil {
+		return nil, err
+	}
+	return pdatareq.MarshalMetrics(ctx, md)
 }
 
 var _ queue.ReferenceCounter[request.Request] = metricsReferenceCounter{}
@@ -68,11 +94,15 @@ var _ queue.ReferenceCounter[request.Request] = metricsReferenceCounter{}
 type metricsReferenceCounter struct{}
 
 func (metricsReferenceCounter) Ref(req request.Request) {
-	pref.RefMetrics(req.(*metricsRequest).md)
+	if r := req.(*metricsRequest); r.enc == nil && !r.decoded {
+		pref.RefMetrics(r.md)
+	}
 }
 
 func (metricsReferenceCounter) Unref(req request.Request) {
-	pref.UnrefMetrics(req.(*metricsRequest).md)
+	if r := req.(*metricsRequest); r.enc == nil && !r.decoded {
+		pref.UnrefMetrics(r.md)
+	}
 }
 
 func (req *metricsRequest) OnError(err error) request.Request {
@@ -85,12 +115,19 @@ func (req *metricsRequest) OnError(err error) request.Request {
 }
 
 func (req *metricsRequest) ItemsCount() int {
+	if req.enc != nil {
+		return req.enc.items
+	}
 	return req.md.DataPointCount()
 }
 
 func (req *metricsRequest) size(sizer sizer.MetricsSizer) int {
 	if req.cachedSize == -1 {
-		req.cachedSize = sizer.MetricsSize(req.md)
+		md, err := req.data()
+		if err != nil {
+			return 0
+		}
+		req.cachedSize = sizer.MetricsSize(md)
 	}
 	return req.cachedSize
 }
@@ -100,6 +137,9 @@ func (req *metricsRequest) setCachedSize(count int) {
 }
 
 func (req *metricsRequest) BytesSize() int {
+	if req.enc != nil {
+		return len(req.enc.payload)
+	}
 	return metricsMarshaler.MetricsSize(req.md)
 }
 
@@ -112,7 +152,29 @@ func RequestFromMetrics() request.RequestConverterFunc[pmetric.Metrics] {
 
 // RequestConsumeFromMetrics returns a RequestConsumeFunc that consumes pmetric.Metrics.
 func RequestConsumeFromMetrics(pusher consumer.ConsumeMetricsFunc) request.RequestConsumeFunc {
+	return RequestConsumeFromMetricsOrEncoded(pusher, nil)
+}
+
+// RequestConsumeFromMetricsOrEncoded is RequestConsumeFromMetrics that sends a
+// request still encoded with encoded's push when it has one (flowlua,
+// encoded.go); a nil encoded has none.
+func RequestConsumeFromMetricsOrEncoded(pusher consumer.ConsumeMetricsFunc, encoded *EncodedPush) request.RequestConsumeFunc {
 	return func(ctx context.Context, request request.Request) error {
-		return pusher.ConsumeMetrics(ctx, request.(*metricsRequest).md)
+		req := request.(*metricsRequest)
+		if push := encoded.get(); push != nil && req.enc != nil {
+			return push(ctx, req.enc.payload)
+		}
+		md, err := req.data()
+		if err != nil {
+			return consumererror.NewPermanent(err)
+		}
+		return pusher.ConsumeMetrics(ctx, md)
 	}
+}
+
+// NewEncodedMetricsRequest returns a request holding payload, the protobuf
+// encoding of an OTLP export request of metrics with items items (flowlua,
+// encoded.go).
+func NewEncodedMetricsRequest(payload []byte, items int) request.Request {
+	return newEncodedMetricsRequest(payload, items)
 }

@@ -26,10 +26,16 @@ func (req *tracesRequest) MergeSplit(_ context.Context, maxSize int, szt request
 		return nil, errors.New("unknown sizer type")
 	}
 
+	if _, err := req.data(); err != nil {
+		return nil, err
+	}
 	if r2 != nil {
 		req2, ok := r2.(*tracesRequest)
 		if !ok {
 			return nil, errors.New("invalid input type")
+		}
+		if _, err := req2.data(); err != nil {
+			return nil, err
 		}
 		req2.mergeTo(req, sz)
 	}
