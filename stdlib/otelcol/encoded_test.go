@@ -2,6 +2,7 @@ package otelcol
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,5 +152,52 @@ func TestEncodedBatchesFollowTheOutput(t *testing.T) {
 	checkServerGotFixtures(t, server, 2)
 	if got := encodedSent(exp); got != 6 {
 		t.Errorf("the exporter sent %d requests encoded, want 6", got)
+	}
+}
+
+// TestEncodedBatchesAsTheExporterSendsPdata: the encoded sender's requests
+// carry what the upstream exporter's do (its configgrpc connection): the
+// configured headers, the user agent, the same content type. (The default
+// gzip compression is on both: the server decompressed them all.)
+func TestEncodedBatchesAsTheExporterSendsPdata(t *testing.T) {
+	server := startOTLPServer(t)
+	exp := start(t, "otelcol.exporter.otlp", "headers", map[string]any{
+		"endpoint": server.addr,
+		"tls":      map[string]any{"insecure": true},
+		"headers":  map[string]any{"x-tenant": "acme"},
+	})
+	exp.waitHealthy()
+	// The same exporter fed directly (pdata) and through a batch processor
+	// (encoded): the server sees the same request headers.
+	recvAddr := freePort(t)
+	direct := start(t, "otelcol.receiver.otlp", "direct", map[string]any{
+		"protocols": map[string]any{"grpc": map[string]any{"endpoint": recvAddr}},
+		"output":    allSignals(exp.input()),
+	})
+	direct.waitHealthy()
+	waitListening(t, recvAddr)
+	batchedAddr, _ := receiverBatch(t, "headers", allSignals(exp.input()))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, addr := range []string{recvAddr, batchedAddr} {
+		if _, err := ptraceotlp.NewGRPCClient(grpcConn(t, addr)).Export(ctx, ptraceotlp.NewExportRequestFromTraces(fixtureTraces(t))); err != nil {
+			t.Fatal(err)
+		}
+		n := len(server.traces.all()) + 1
+		eventually(t, func() bool { return len(server.traces.all()) == n }, "%d traces requests at the server", n)
+	}
+	if got := encodedSent(exp); got != 1 {
+		t.Fatalf("%d requests sent encoded, want the batched one", got)
+	}
+	hs := server.traces.allHeaders()
+	for _, k := range []string{"x-tenant", "user-agent", "content-type"} {
+		pdata, encoded := hs[0].Get(k), hs[1].Get(k)
+		if len(pdata) == 0 || strings.Join(pdata, ",") != strings.Join(encoded, ",") {
+			t.Errorf("header %s: %q sent as pdata, %q sent encoded; want the same, set", k, pdata, encoded)
+		}
+	}
+	if got := hs[1].Get("x-tenant"); len(got) != 1 || got[0] != "acme" {
+		t.Errorf("x-tenant: %q", got)
 	}
 }

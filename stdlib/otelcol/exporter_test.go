@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 )
 
 // otlpServer is a real OTLP/gRPC server recording what it receives.
@@ -29,17 +30,26 @@ type otlpServer struct {
 
 type traceRecorder struct {
 	ptraceotlp.UnimplementedGRPCServer
-	mu  sync.Mutex
-	got []ptrace.Traces
+	mu      sync.Mutex
+	got     []ptrace.Traces
+	headers []metadata.MD // of each request
 }
 
-func (r *traceRecorder) Export(_ context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
+func (r *traceRecorder) Export(ctx context.Context, req ptraceotlp.ExportRequest) (ptraceotlp.ExportResponse, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	td := ptrace.NewTraces()
 	req.Traces().CopyTo(td)
 	r.got = append(r.got, td)
+	md, _ := metadata.FromIncomingContext(ctx)
+	r.headers = append(r.headers, md)
 	return ptraceotlp.NewExportResponse(), nil
+}
+
+func (r *traceRecorder) allHeaders() []metadata.MD {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]metadata.MD(nil), r.headers...)
 }
 
 func (r *traceRecorder) all() []ptrace.Traces {

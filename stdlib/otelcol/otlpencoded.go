@@ -226,12 +226,13 @@ func retryInfoOf(st *status.Status) *errdetails.RetryInfo {
 // response received.
 type encodedMessage struct{ b []byte }
 
-// encodedCodec passes encodedMessages through gRPC as they are. With
-// grpc.ForceCodecV2 the content type stays application/grpc, as with the
-// default codec the upstream exporter uses.
+// encodedCodec passes encodedMessages through gRPC as they are.
 type encodedCodec struct{}
 
-func (encodedCodec) Name() string { return "proto" }
+// Name is empty: gRPC makes a forced codec's name the content subtype
+// (application/grpc+NAME), and the upstream exporter, with gRPC's default
+// codec, sends plain application/grpc.
+func (encodedCodec) Name() string { return "" }
 
 func (encodedCodec) Marshal(v any) (mem.BufferSlice, error) {
 	m, ok := v.(*encodedMessage)
