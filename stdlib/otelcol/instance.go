@@ -119,7 +119,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		if k.encodedSender != nil {
 			if sender := k.encodedSender(s, upstreamCfg, sig); sender != nil {
 				if e, ok := c.(encodedPushSetter); ok {
-					e.SetEncodedPush(sender.(*otlpEncodedSender).push)
+					e.SetEncodedPush(sender.push)
 					inst.comps = append(inst.comps, sender) // started before the exporter, shut down after it
 				}
 			}
@@ -298,45 +298,24 @@ func (i *instance) AcceptsEncoded(signal pipeline.Signal) bool {
 	return telemetry.AcceptsEncoded(i.consumerOf(signal), signal)
 }
 
-// ConsumeEncoded hands payload to the component of signal, decoded if it
-// does not take it encoded.
+// ConsumeEncoded hands payload to the component of signal, decoded (and
+// refused as pdata is, when there is none) if it does not take it
+// encoded.
 func (i *instance) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	c := i.consumerOf(signal)
-	if c == nil {
-		return telemetry.ForwardEncoded(ctx, i, signal, payload, items) // refused as pdata is
+	ec, ok := i.consumerOf(signal).(telemetry.EncodedConsumer)
+	if !ok || !ec.AcceptsEncoded(signal) {
+		return telemetry.ConsumeDecoded(ctx, i, signal, payload)
 	}
 	if !i.enter() {
 		return telemetry.ForwardEncoded(ctx, i.redirect, signal, payload, items)
 	}
 	defer i.leave()
-	if ec, ok := c.(telemetry.EncodedConsumer); ok && ec.AcceptsEncoded(signal) {
-		return ec.ConsumeEncoded(ctx, signal, payload, items)
-	}
-	data, err := telemetry.DecodeEncoded(signal, payload)
-	if err != nil {
-		return err
-	}
-	switch d := data.(type) {
-	case ptrace.Traces:
-		return i.traces.ConsumeTraces(ctx, d)
-	case pmetric.Metrics:
-		return i.metrics.ConsumeMetrics(ctx, d)
-	default:
-		return i.logs.ConsumeLogs(ctx, d.(plog.Logs))
-	}
+	return ec.ConsumeEncoded(ctx, signal, payload, items)
 }
 
 // consumerOf returns the component of signal, nil if there is none.
 func (i *instance) consumerOf(signal pipeline.Signal) any {
-	switch {
-	case signal == pipeline.SignalTraces && i.traces != nil:
-		return i.traces
-	case signal == pipeline.SignalMetrics && i.metrics != nil:
-		return i.metrics
-	case signal == pipeline.SignalLogs && i.logs != nil:
-		return i.logs
-	}
-	return nil
+	return (&telemetry.Signals{Traces: i.traces, Metrics: i.metrics, Logs: i.logs}).Of(signal)
 }
 
 // AcceptsEncoded is next's.

@@ -44,18 +44,16 @@ import (
 // ProtoMarshaler into a new buffer each.
 func init() { batchprocessor.SetRequestEncoder(otlpdecode.AppendRequest) }
 
-// encodedBatchesOn says whether the exporters get an otlpEncodedSender
-// (SetEncodedBatches); off, every batch processor keeps pdata.
-var encodedBatchesOn atomic.Bool
-
-func init() { encodedBatchesOn.Store(true) }
+// encodedBatchesOff says that the exporters get no otlpEncodedSender
+// (SetEncodedBatches): every batch processor keeps pdata.
+var encodedBatchesOff atomic.Bool
 
 // SetEncodedBatches turns on or off, for the exporters built afterwards,
 // sending the batches a batch processor kept encoded as they are (on by
 // default; `flowlua run --no-otlp.encoded-batches` turns it off). Off, no
 // exporter takes encoded requests, so every batch processor keeps pdata,
 // as upstream's does.
-func SetEncodedBatches(on bool) { encodedBatchesOn.Store(on) }
+func SetEncodedBatches(on bool) { encodedBatchesOff.Store(!on) }
 
 // encodedBatchesSent counts, per signal, the batches the senders had a
 // server take (flowlua_otlp_encoded_batches_total).
@@ -90,9 +88,9 @@ type otlpEncodedSender struct {
 
 // newOTLPEncodedSender returns the sender of sig for an exporter made
 // from cfg; nil when cfg is not an otlp exporter's.
-func newOTLPEncodedSender(s settings, cfg component.Config, sig telemetry.Signal) component.Component {
+func newOTLPEncodedSender(s settings, cfg component.Config, sig telemetry.Signal) *otlpEncodedSender {
 	c, ok := cfg.(*otlpexporter.Config)
-	if !ok || !encodedBatchesOn.Load() {
+	if !ok || encodedBatchesOff.Load() {
 		return nil
 	}
 	method := map[telemetry.Signal]string{

@@ -192,8 +192,9 @@ type kind struct {
 
 	// encodedSender, for an exporter that sends encoded requests as they
 	// are (otlpencoded.go), makes the component that sends those of one
-	// signal; nil for every other kind, and when it returns nil.
-	encodedSender func(s settings, cfg component.Config, sig telemetry.Signal) component.Component
+	// signal; nil for every other kind. It returns nil when it does not
+	// apply (another config type, --no-otlp.encoded-batches).
+	encodedSender func(s settings, cfg component.Config, sig telemetry.Signal) *otlpEncodedSender
 }
 
 // receiverPart is what flowlua serves of a receiver instead of the

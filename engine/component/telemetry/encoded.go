@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
@@ -44,24 +45,37 @@ func AcceptsEncoded(c any, signal pipeline.Signal) bool {
 }
 
 // ForwardEncoded hands payload to c: as it is when c accepts encoded
-// requests of signal, else decoded, to c's ConsumeTraces, ConsumeMetrics
-// or ConsumeLogs.
-func ForwardEncoded(ctx context.Context, c Consumer, signal pipeline.Signal, payload []byte, items int) error {
+// requests of signal, else decoded (ConsumeDecoded).
+func ForwardEncoded(ctx context.Context, c any, signal pipeline.Signal, payload []byte, items int) error {
 	if ec, ok := c.(EncodedConsumer); ok && ec.AcceptsEncoded(signal) {
 		return ec.ConsumeEncoded(ctx, signal, payload, items)
 	}
+	return ConsumeDecoded(ctx, c, signal, payload)
+}
+
+// ConsumeDecoded decodes payload, an encoded request of signal, and hands
+// it to c as the consumer of that signal (ConsumeTraces, ConsumeMetrics or
+// ConsumeLogs); an error when c is not one.
+func ConsumeDecoded(ctx context.Context, c any, signal pipeline.Signal, payload []byte) error {
 	data, err := DecodeEncoded(signal, payload)
 	if err != nil {
 		return err
 	}
 	switch d := data.(type) {
 	case ptrace.Traces:
-		return c.ConsumeTraces(ctx, d)
+		if tc, ok := c.(consumer.Traces); ok {
+			return tc.ConsumeTraces(ctx, d)
+		}
 	case pmetric.Metrics:
-		return c.ConsumeMetrics(ctx, d)
-	default:
-		return c.ConsumeLogs(ctx, d.(plog.Logs))
+		if mc, ok := c.(consumer.Metrics); ok {
+			return mc.ConsumeMetrics(ctx, d)
+		}
+	case plog.Logs:
+		if lc, ok := c.(consumer.Logs); ok {
+			return lc.ConsumeLogs(ctx, d)
+		}
 	}
+	return consumererror.NewPermanent(fmt.Errorf("%T does not take %v: %w", c, signal, ErrUnsupportedSignal))
 }
 
 // DecodeEncoded decodes payload, an encoded request of signal, into a
@@ -123,26 +137,20 @@ func (i *Indirect) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, p
 // AcceptsEncoded reports whether the consumer of signal takes encoded
 // requests.
 func (s *Signals) AcceptsEncoded(signal pipeline.Signal) bool {
-	if c := s.of(signal); c != nil {
-		return AcceptsEncoded(c, signal)
-	}
-	return false
+	return AcceptsEncoded(s.Of(signal), signal)
 }
 
 // ConsumeEncoded forwards payload to the consumer of signal.
 func (s *Signals) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	c := s.of(signal)
+	c := s.Of(signal)
 	if c == nil {
 		return fmt.Errorf("%v: %w", signal, ErrUnsupportedSignal)
 	}
-	if ec, ok := c.(EncodedConsumer); ok && ec.AcceptsEncoded(signal) {
-		return ec.ConsumeEncoded(ctx, signal, payload, items)
-	}
-	return ForwardEncoded(ctx, s, signal, payload, items)
+	return ForwardEncoded(ctx, c, signal, payload, items)
 }
 
-// of returns the consumer of signal, nil if there is none.
-func (s *Signals) of(signal pipeline.Signal) any {
+// Of returns the consumer of signal, nil if there is none.
+func (s *Signals) Of(signal pipeline.Signal) any {
 	switch {
 	case signal == pipeline.SignalTraces && s.Traces != nil:
 		return s.Traces
@@ -165,17 +173,14 @@ func (f *fanOut) acceptsEncoded(s Signal, signal pipeline.Signal) bool {
 
 // consumeEncoded is the ConsumeEncoded of a fan-out of signal s: the tap
 // sees the items, and the one consumer gets payload (ForwardEncoded). With
-// other than one consumer, payload is decoded and fanned out as pdata.
-func (f *fanOut) consumeEncoded(ctx context.Context, s Signal, signal pipeline.Signal, payload []byte, items int, consume func(context.Context, any) error) error {
+// other than one consumer, payload is decoded and fanned out as pdata by
+// self, the fan-out.
+func (f *fanOut) consumeEncoded(ctx context.Context, s Signal, signal pipeline.Signal, payload []byte, items int, self any) error {
 	if own, ok := SignalOf(signal); !ok || own != s {
 		return consumererror.NewPermanent(fmt.Errorf("a fan-out of %v cannot take encoded %v", s, signal))
 	}
 	if len(f.cs) != 1 {
-		data, err := DecodeEncoded(signal, payload)
-		if err != nil {
-			return err
-		}
-		return consume(ctx, data)
+		return ConsumeDecoded(ctx, self, signal, payload)
 	}
 	if f.tap != nil {
 		if vs := f.tap.viewers.Load(); len(f.counters) > 0 || vs != nil {
@@ -210,9 +215,7 @@ func (f *tracesFanOut) AcceptsEncoded(signal pipeline.Signal) bool {
 
 // ConsumeEncoded: see fanOut.consumeEncoded.
 func (f *tracesFanOut) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	return f.consumeEncoded(ctx, Traces, signal, payload, items, func(ctx context.Context, data any) error {
-		return f.ConsumeTraces(ctx, data.(ptrace.Traces))
-	})
+	return f.consumeEncoded(ctx, Traces, signal, payload, items, f)
 }
 
 // AcceptsEncoded: see fanOut.acceptsEncoded.
@@ -222,9 +225,7 @@ func (f *metricsFanOut) AcceptsEncoded(signal pipeline.Signal) bool {
 
 // ConsumeEncoded: see fanOut.consumeEncoded.
 func (f *metricsFanOut) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	return f.consumeEncoded(ctx, Metrics, signal, payload, items, func(ctx context.Context, data any) error {
-		return f.ConsumeMetrics(ctx, data.(pmetric.Metrics))
-	})
+	return f.consumeEncoded(ctx, Metrics, signal, payload, items, f)
 }
 
 // AcceptsEncoded: see fanOut.acceptsEncoded.
@@ -234,7 +235,5 @@ func (f *logsFanOut) AcceptsEncoded(signal pipeline.Signal) bool {
 
 // ConsumeEncoded: see fanOut.consumeEncoded.
 func (f *logsFanOut) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	return f.consumeEncoded(ctx, Logs, signal, payload, items, func(ctx context.Context, data any) error {
-		return f.ConsumeLogs(ctx, data.(plog.Logs))
-	})
+	return f.consumeEncoded(ctx, Logs, signal, payload, items, f)
 }

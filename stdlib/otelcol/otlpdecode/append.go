@@ -14,11 +14,20 @@ import (
 // the bytes pdata's ProtoMarshaler returns for it, written into dst's
 // room instead of a new buffer. It reports false, leaving dst as it was,
 // for any other value. The batch processor encodes the requests it keeps
-// encoded with it (third_party/batchprocessor), into buffers it reuses.
+// encoded with it (third_party/batchprocessor), into buffers it reuses:
+// as the codec does (marshal.go), a request that fits the room dst has
+// left is written there without being sized first; a larger one is
+// sized, and dst grows.
 func AppendRequest(dst []byte, data any) ([]byte, bool) {
 	m, ok := wrappedMessage(data)
 	if !ok {
 		return dst, false
+	}
+	if room := dst[len(dst):cap(dst)]; len(room) > 0 {
+		if n, ok := marshalBackwards(m, room); ok {
+			copy(room, room[len(room)-n:])
+			return dst[:len(dst)+n], true
+		}
 	}
 	size := m.SizeProto()
 	dst = slices.Grow(dst, size)

@@ -27,6 +27,11 @@ func TestAppendRequestIsPdatasEncoding(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: appended into a short buffer differs", name)
 		}
+		roomy := append(make([]byte, 0, len(prefix)+len(want)+100), prefix...) // written without sizing
+		got, _ = AppendRequest(roomy, data)
+		if !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], want) {
+			t.Errorf("%s: appended into a buffer with room differs", name)
+		}
 	}
 	for i, in := range traceInputs(t) {
 		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(in)

@@ -47,16 +47,9 @@ func (e *encodedExporter) accepts(signal pipeline.Signal) bool {
 // consume queues payload, an encoded request of signal holding items items.
 func (e *encodedExporter) consume(ctx context.Context, be *BaseExporter, signal pipeline.Signal, payload []byte, items int) error {
 	if e == nil || e.signal != signal {
-		return fmt.Errorf("an exporter of %v cannot take encoded %v", e.signalOrNone(), signal)
+		return fmt.Errorf("the exporter takes no encoded %v", signal)
 	}
 	return be.Send(ctx, e.newReq(payload, items))
-}
-
-func (e *encodedExporter) signalOrNone() any {
-	if e == nil {
-		return "no encoded requests"
-	}
-	return e.signal
 }
 
 // setPush makes push send e's encoded requests.
