@@ -26,6 +26,7 @@ build:
 # second time for the race build, and tests check behaviour, not speed.
 test: lint
 	$(GO) test -race -count=1 -pgo=off ./...
+	cd third_party/gopher-lua && $(GO) test -race -count=1 ./...
 	cd third_party/exporterhelper && $(GO) test -race -count=1 . ./internal/queue/
 	cd third_party/batchprocessor && $(GO) test -race -count=1 ./...
 	cd third_party/kong && $(GO) test -race -count=1 .
@@ -71,7 +72,9 @@ bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./luabind/... ./stdlib/...
 
 # Fuzzes each target for FUZZTIME: the script loader, the argument
-# decoder and the OTLP decoders (protobuf and JSON). Inputs that fail land in the package's
+# decoder, the OTLP decoders (protobuf and JSON, with their depth bound)
+# and the collector-config converter (with its bound on YAML aliases).
+# Inputs that fail land in the package's
 # testdata/fuzz/<Target>/, committed with the fix; `make test` runs every
 # committed input (and the seeds) as ordinary tests.
 FUZZTIME ?= 30s
@@ -83,7 +86,8 @@ FUZZ_TARGETS := \
 	./stdlib/otelcol/otlpdecode/:FuzzLogs \
 	./stdlib/otelcol/otlpdecode/:FuzzJSONTraces \
 	./stdlib/otelcol/otlpdecode/:FuzzJSONMetrics \
-	./stdlib/otelcol/otlpdecode/:FuzzJSONLogs
+	./stdlib/otelcol/otlpdecode/:FuzzJSONLogs \
+	./stdlib/otelcol/convert/:FuzzConvert
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -44,12 +44,12 @@ func (p *plan) discard() {
 // the running graph is untouched.
 func (c *Controller) prepare(g *Graph, next map[string]liveNode) (*plan, error) {
 	p := &plan{commits: map[string]func(){}}
-	lookup := liveLookup(next)
+	lookup := c.liveLookup(next)
 	stage := func(id string) script.Diagnostics {
 		decl := g.Nodes[id]
 		st, err := next[id].stage(decl, lookup)
 		if err != nil {
-			return nodeDiagnostics(decl, err)
+			return nodeDiagnostics(decl, err, c.secrets.String)
 		}
 		p.add(id, st)
 		return nil

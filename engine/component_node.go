@@ -183,6 +183,16 @@ func (n *componentNode) build(decl *Node, args component.Arguments) error {
 	return nil
 }
 
+// secret reports whether the component's exports are secret
+// (component.SecretComponent).
+func (n *componentNode) secret() bool {
+	n.mu.Lock()
+	inst := n.instance
+	n.mu.Unlock()
+	sc, ok := inst.(component.SecretComponent)
+	return ok && sc.IsSecret()
+}
+
 // start runs a committed component.
 func (n *componentNode) start() {
 	c := n.c
@@ -228,6 +238,7 @@ func (n *componentNode) update(args component.Arguments) {
 	err := n.instance.Update(args)
 	c.metrics.observeEvaluation(time.Since(start))
 	if err != nil {
+		err = c.secrets.Error(err)
 		n.setEvalErr(fmt.Errorf("update failed: %w", err))
 		c.logger.Error("updating component failed, keeping its last arguments", "component_id", n.id, "err", err)
 		return
@@ -311,8 +322,15 @@ func (n *componentNode) setEvalErr(err error) {
 	n.evalErr = err
 }
 
-// health combines the engine's view of the node with the component's own.
+// health combines the engine's view of the node with the component's own,
+// its message redacted (a component may quote its arguments).
 func (n *componentNode) health() component.Health {
+	h := n.rawHealth()
+	h.Message = n.c.secrets.String(h.Message)
+	return h
+}
+
+func (n *componentNode) rawHealth() component.Health {
 	n.mu.Lock()
 	inst, evalErr, runErr, exited, since := n.instance, n.evalErr, n.runErr, n.exited, n.since
 	standby := n.standby

@@ -16,6 +16,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/redact"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
 )
@@ -36,6 +37,12 @@ type ControllerOptions struct {
 	// counted in flowlua_component_dropped_items_total. At shutdown it
 	// bounds the whole drain, not each component's. Zero: no drain.
 	DrainTimeout time.Duration
+	// Secrets receives the strings of secret exports and those derived
+	// from them; the controller redacts them from the errors it returns,
+	// the health it reports and what it logs. Give the same Set to the
+	// process's log handler (redact.Handler) to keep them out of every log
+	// line. Nil: a Set of the controller's own.
+	Secrets *redact.Set
 	// Load runs the script again, for Reload, and returns it with the
 	// registry to check it against (the built-in components plus those of
 	// the plugins it declares); a nil registry means Registry.
@@ -62,6 +69,7 @@ type Controller struct {
 	loader  *Loader
 	logger  *slog.Logger
 	metrics *controllerMetrics
+	secrets *redact.Set
 
 	ctx    context.Context // parent of every component's and service's run
 	cancel context.CancelFunc
@@ -148,10 +156,14 @@ func NewController(opts ControllerOptions) *Controller {
 	if opts.Registerer == nil {
 		opts.Registerer = prometheus.NewRegistry()
 	}
+	if opts.Secrets == nil {
+		opts.Secrets = redact.NewSet()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Controller{
 		opts:     opts,
-		logger:   opts.Logger,
+		logger:   slog.New(redact.Handler(opts.Logger.Handler(), opts.Secrets)),
+		secrets:  opts.Secrets,
 		metrics:  newControllerMetrics(opts.Registerer),
 		ctx:      ctx,
 		cancel:   cancel,
@@ -225,7 +237,7 @@ func (c *Controller) Files() map[string]script.Digest {
 func (c *Controller) Reload() error {
 	start := time.Now()
 	first := !c.Loaded()
-	err := c.reload()
+	err := c.redactErr(c.reload())
 	c.recordLoad(start, err)
 	switch {
 	case err != nil && first:
@@ -270,9 +282,25 @@ func (c *Controller) Apply(s *script.Script) error {
 // registry (nil means the controller's).
 func (c *Controller) ApplyWith(s *script.Script, reg *component.Registry) error {
 	start := time.Now()
-	err := c.apply(s, reg)
+	err := c.redactErr(c.apply(s, reg))
 	c.recordLoad(start, err)
 	return err
+}
+
+// redactErr redacts an error of a load, keeping Diagnostics a list of
+// diagnostics. The diagnostics of nodes were redacted when made, sparing
+// their ids and field paths (nodeDiagnostics); those of the script's own
+// run, which sees no export, can only quote a URL of the script.
+func (c *Controller) redactErr(err error) error {
+	ds, ok := err.(script.Diagnostics)
+	if !ok {
+		return c.secrets.Error(err)
+	}
+	out := make(script.Diagnostics, len(ds))
+	for i, d := range ds {
+		out[i] = script.Diagnostic{Pos: d.Pos, Message: redact.URLs(d.Message)}
+	}
+	return out
 }
 
 func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
@@ -332,6 +360,7 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 	c.plugins = pluginsOf(loader.Registry)
 	c.mu.Unlock()
 	c.closeRemovedTaps(g)
+	c.declareUnique(g)
 	for _, id := range g.Order {
 		if commit := p.commits[id]; commit != nil {
 			commit()

@@ -18,39 +18,107 @@ var (
 	numberType = reflect.TypeFor[float64]()
 )
 
+// Secret is what a Lookup returns for the export of a component whose
+// value must stay hidden (component.SecretComponent: file.read with
+// is_secret = true). Evaluate uses Value as the export's value and hands
+// Keep every string of it and every string derived from it: the result of
+// a concatenation, an arithmetic expression or a compute call with a
+// secret operand, so that whoever keeps them can redact them from
+// messages.
+type Secret struct {
+	Value any
+	Keep  func(s string)
+}
+
 // Evaluate returns v with every reference and expression replaced by its
 // value. Maps and lists are copied, never changed in place. A
 // *script.Placeholder that reaches an expression makes the expression's
 // result a placeholder of the expression's type, which is how a script is
-// type-checked before anything runs.
+// type-checked before anything runs. A Secret from lookup is unwrapped
+// (see Secret).
 func Evaluate(v any, lookup Lookup) (any, error) {
+	out, _, err := evaluate(v, lookup)
+	return out, err
+}
+
+// evaluate is Evaluate that also returns how to keep the strings derived
+// from a secret, nil when v holds none.
+func evaluate(v any, lookup Lookup) (any, func(string), error) {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
+		var keep func(string)
 		for k, e := range v {
-			ev, err := Evaluate(e, lookup)
+			ev, kept, err := evaluate(e, lookup)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			out[k] = ev
+			keep = firstKeep(keep, kept)
 		}
-		return out, nil
+		return out, keep, nil
 	case []any:
 		out := make([]any, len(v))
+		var keep func(string)
 		for i, e := range v {
-			ev, err := Evaluate(e, lookup)
+			ev, kept, err := evaluate(e, lookup)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			out[i] = ev
+			keep = firstKeep(keep, kept)
 		}
-		return out, nil
+		return out, keep, nil
 	case *script.Ref:
-		return lookup(v)
+		out, err := lookup(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s, ok := out.(Secret); ok {
+			keepStrings(s.Value, s.Keep)
+			return s.Value, s.Keep, nil
+		}
+		return out, nil, nil
 	case *script.Expr:
 		return evalExpr(v, lookup)
 	default:
-		return v, nil
+		return v, nil, nil
+	}
+}
+
+// firstKeep returns the first non-nil keep function.
+func firstKeep(a, b func(string)) func(string) {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// keepStrings hands keep every string v holds: itself, the items of a
+// list or table, a number as .. would write it.
+func keepStrings(v any, keep func(string)) {
+	if keep == nil {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			keepStrings(e, keep)
+		}
+	case []any:
+		for _, e := range v {
+			keepStrings(e, keep)
+		}
+	case float64:
+		s, _ := concatString(v)
+		keep(s)
+		if t := strconv.FormatFloat(v, 'g', -1, 64); t != s {
+			keep(t)
+		}
+	default:
+		if s, ok := concatString(v); ok {
+			keep(s)
+		}
 	}
 }
 
@@ -63,22 +131,38 @@ type ExprError struct {
 func (e *ExprError) Error() string { return e.Pos.String() + ": " + e.Err.Error() }
 func (e *ExprError) Unwrap() error { return e.Err }
 
-func evalExpr(x *script.Expr, lookup Lookup) (any, error) {
+// evalExpr evaluates an expression. A result derived from a secret
+// operand is a secret too: its strings are kept, and the keep function is
+// returned for the expressions it is an operand of.
+func evalExpr(x *script.Expr, lookup Lookup) (any, func(string), error) {
 	if x.Op == "shard" {
-		return evalShard(x, lookup) // placement.go
+		v, err := evalShard(x, lookup) // placement.go
+		return v, nil, err
 	}
 	args := make([]any, len(x.Args))
 	placeholder := false
+	var keep func(string)
 	for i, a := range x.Args {
-		v, err := Evaluate(a, lookup)
+		v, kept, err := evaluate(a, lookup)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		keep = firstKeep(keep, kept)
 		if _, ok := v.(*script.Placeholder); ok {
 			placeholder = true
 		}
 		args[i] = v
 	}
+	v, err := applyOp(x, args, placeholder)
+	if err != nil {
+		return nil, nil, err
+	}
+	keepStrings(v, keep)
+	return v, keep, nil
+}
+
+// applyOp applies an expression's operator to its evaluated operands.
+func applyOp(x *script.Expr, args []any, placeholder bool) (any, error) {
 	fail := func(format string, a ...any) (any, error) {
 		return nil, &ExprError{Pos: x.Pos, Err: fmt.Errorf(format, a...)}
 	}

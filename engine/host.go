@@ -71,3 +71,9 @@ func (c *Controller) GetService(name string) (service.Service, bool) {
 	}
 	return sn.svc, true
 }
+
+// Redact returns s with the secrets the controller learnt and the userinfo
+// of URLs replaced by redact.Marker (service.Redactor).
+func (c *Controller) Redact(s string) string { return c.secrets.String(s) }
+
+var _ service.Redactor = (*Controller)(nil)

@@ -10,6 +10,7 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/dag"
 	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/engine/redact"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
 )
@@ -23,8 +24,9 @@ type Loader struct {
 
 // Build checks s and returns its graph. Every problem found is returned as
 // a diagnostic with its position: unknown components, services and
-// exports (with "did you mean" hints), arguments that do not decode, and
-// cycles. A graph is returned only when there are no problems.
+// exports (with "did you mean" hints), arguments that do not decode,
+// signals sent to components that do not take them, and cycles. A graph
+// is returned only when there are no problems.
 func (l *Loader) Build(s *script.Script) (*Graph, script.Diagnostics) {
 	b := &builder{
 		loader:   l,
@@ -40,6 +42,7 @@ func (l *Loader) Build(s *script.Script) (*Graph, script.Diagnostics) {
 	b.addBlocks()
 	b.addEdges()
 	b.typecheck()
+	b.checkSignals() // signals.go
 	b.checkCycles()
 	if len(b.diags) > 0 {
 		b.diags.Sort()
@@ -224,7 +227,7 @@ func (b *builder) typecheck() {
 			continue
 		}
 		if _, err := decodeBlock(n, lookup); err != nil {
-			b.diags = append(b.diags, nodeDiagnostics(n, err)...)
+			b.diags = append(b.diags, nodeDiagnostics(n, err, redact.URLs)...)
 		}
 	}
 }
@@ -246,11 +249,18 @@ func decodeBlock(n *Node, lookup Lookup) (any, error) {
 
 // nodeDiagnostics turns an error from evaluating, decoding or staging a
 // node into positioned diagnostics: `<id>: <field path>: <message>` at the
-// field's line. Diagnostics pass through as they are.
-func nodeDiagnostics(n *Node, err error) script.Diagnostics {
+// field's line. red redacts what the error says (redact.Set.String): the
+// position, the id and the field path come from the script and are kept as
+// written, so that a short secret cannot garble them; diagnostics that
+// arrive positioned are redacted whole.
+func nodeDiagnostics(n *Node, err error, red func(string) string) script.Diagnostics {
 	var positioned script.Diagnostics
 	if errors.As(err, &positioned) {
-		return positioned
+		out := make(script.Diagnostics, len(positioned))
+		for i, d := range positioned {
+			out[i] = script.Diagnostic{Pos: d.Pos, Message: red(d.Message)}
+		}
+		return out
 	}
 	name := n.ID
 	if n.Block != nil {
@@ -258,11 +268,15 @@ func nodeDiagnostics(n *Node, err error) script.Diagnostics {
 	}
 	var exprErr *ExprError
 	if errors.As(err, &exprErr) {
-		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %v", name, exprErr.Err)}
+		return script.Diagnostics{script.Errorf(exprErr.Pos, "%s: %s", name, red(exprErr.Err.Error()))}
 	}
 	var ds script.Diagnostics
 	add := func(e *decode.Error) {
-		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", name, e.Error()))
+		msg := red(e.Message)
+		if e.Path != "" {
+			msg = e.Path + ": " + msg
+		}
+		ds = append(ds, script.Errorf(n.Block.PosOf(e.Where()), "%s: %s", name, msg))
 	}
 	var many decode.Errors
 	var one *decode.Error
@@ -274,7 +288,7 @@ func nodeDiagnostics(n *Node, err error) script.Diagnostics {
 	case errors.As(err, &one):
 		add(one)
 	default:
-		ds = append(ds, script.Errorf(n.Pos(), "%s: %v", name, err))
+		ds = append(ds, script.Errorf(n.Pos(), "%s: %s", name, red(err.Error())))
 	}
 	return ds
 }

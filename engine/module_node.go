@@ -52,6 +52,7 @@ type moduleNode struct {
 
 	mu      sync.Mutex
 	exports map[string]any
+	secrets map[string]func(string) // the exports derived from a secret: how to keep their strings
 	live    bool
 }
 
@@ -67,25 +68,29 @@ func (n *moduleNode) stage(decl *Node, lookup Lookup) (staged, error) {
 		return staged{}, err
 	}
 	exports := make(map[string]any, len(decl.Block.Module.Exports))
+	secrets := map[string]func(string){}
 	for name, expr := range decl.Block.Module.Exports {
-		v, err := Evaluate(expr, lookup)
+		v, keep, err := evaluate(expr, lookup)
 		if err != nil {
 			return staged{}, err
 		}
 		exports[name] = v
+		if keep != nil {
+			secrets[name] = keep
+		}
 	}
 	// The exports are known to nodes staged after this one (which
 	// reference it) before the commit: publishing is what the commit
 	// does for running nodes.
 	n.mu.Lock()
-	prev := n.exports
+	prev, prevSecrets := n.exports, n.secrets
 	changed := !reflect.DeepEqual(exports, prev)
-	n.exports = exports
+	n.exports, n.secrets = exports, secrets
 	live := n.live
 	n.mu.Unlock()
 	discard := func() {
 		n.mu.Lock()
-		n.exports = prev
+		n.exports, n.secrets = prev, prevSecrets
 		n.mu.Unlock()
 	}
 	return staged{discard: discard, commit: func() {
@@ -110,10 +115,15 @@ func (n *moduleNode) exportValues() map[string]any {
 	return maps.Clone(n.exports)
 }
 
+// export returns an export; one derived from a secret comes as a Secret,
+// so that the secret stays one in the nodes that reference it.
 func (n *moduleNode) export(name string) (any, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	v, ok := n.exports[name]
+	if keep := n.secrets[name]; ok && keep != nil {
+		return Secret{Value: v, Keep: keep}, true
+	}
 	return v, ok
 }
 

@@ -40,7 +40,10 @@ const placementExport = "placement"
 
 // placer is the controller's view of the placement service.
 type placer struct {
-	svc     service.Placement
+	svc service.Placement
+	// unique is svc when it places unique components on the nodes that
+	// declare them only; nil otherwise.
+	unique  service.UniquePlacement
 	name    string // the service's name
 	changes *prometheus.CounterVec
 }
@@ -54,6 +57,7 @@ func newPlacer(svcs []service.Service, reg prometheus.Registerer) *placer {
 				Help: "Unique components this node started running (gained) or stopped running (lost) because membership changed.",
 			}, []string{"change"})}
 			_ = reg.Register(pl.changes)
+			pl.unique, _ = p.(service.UniquePlacement)
 			return pl
 		}
 	}
@@ -92,7 +96,30 @@ func (c *Controller) ownership(g *Graph, blk *script.Block) (owns bool, owner st
 	if !unique || c.place == nil {
 		return true, ""
 	}
+	if u := c.place.unique; u != nil {
+		return u.OwnsUnique(key), u.UniqueOwner(key)
+	}
 	return c.place.svc.Owns(key), c.place.svc.Owner(key)
+}
+
+// declareUnique tells the placement service which unique keys the graph
+// g holds, so that the cluster places them only on nodes that have them.
+// It runs before g's components start.
+func (c *Controller) declareUnique(g *Graph) {
+	if c.place == nil || c.place.unique == nil {
+		return
+	}
+	var keys []string
+	for _, id := range g.Order {
+		n := g.Nodes[id]
+		if n == nil || n.Block == nil {
+			continue
+		}
+		if key, unique := placementKey(g, n.Block); unique && !slices.Contains(keys, key) {
+			keys = append(keys, key)
+		}
+	}
+	c.place.unique.DeclareUnique(keys)
 }
 
 // standbyReason is what a standby component's state says.

@@ -64,7 +64,7 @@ func (c *Controller) propagate() {
 			todo[d] = true
 		}
 	}
-	lookup := liveLookup(live)
+	lookup := c.liveLookup(live)
 	for _, id := range g.Order {
 		if !todo[id] {
 			continue
@@ -72,7 +72,7 @@ func (c *Controller) propagate() {
 		decl, ln := g.Nodes[id], live[id]
 		st, err := ln.stage(decl, lookup)
 		if err != nil {
-			ln.evalFailed(nodeDiagnostics(decl, err))
+			ln.evalFailed(nodeDiagnostics(decl, err, c.secrets.String))
 			continue
 		}
 		if st.commit != nil {
@@ -81,8 +81,11 @@ func (c *Controller) propagate() {
 	}
 }
 
-// liveLookup resolves references against the exports of nodes.
-func liveLookup(nodes map[string]liveNode) Lookup {
+// liveLookup resolves references against the exports of nodes. The
+// exports of a secret component (component.SecretComponent) come wrapped
+// in a Secret, whose strings, and those derived from them, the
+// controller's secrets keep.
+func (c *Controller) liveLookup(nodes map[string]liveNode) Lookup {
 	return func(ref *script.Ref) (any, error) {
 		ln := nodes[ref.Component]
 		if ln == nil {
@@ -91,6 +94,9 @@ func liveLookup(nodes map[string]liveNode) Lookup {
 		v, ok := ln.export(ref.Export)
 		if !ok {
 			return nil, &ExprError{Pos: ref.Pos, Err: fmt.Errorf("%s has not exported %q yet", ref.Component, ref.Export)}
+		}
+		if cn, ok := ln.(*componentNode); ok && cn.secret() {
+			return Secret{Value: v, Keep: func(s string) { c.secrets.Add(s) }}, nil
 		}
 		return v, nil
 	}

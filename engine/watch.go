@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/flowlua/flowlua/engine/boundedfile"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -164,6 +165,11 @@ func leadsToAbsent(path string, files map[string]script.Digest) bool {
 	return false
 }
 
+// maxWatchedSize bounds the read of a watched file: scripts, modules and
+// plugin files are at most 8 MiB (a larger one reads as changed, and the
+// reload it starts reports the file's size).
+const maxWatchedSize = 8 << 20
+
 // changedSince reports whether file no longer holds what digest d was
 // taken of (a file that cannot be read has changed).
 func changedSince(file string, d script.Digest) bool {
@@ -171,6 +177,6 @@ func changedSince(file string, d script.Digest) bool {
 		_, err := os.Stat(file)
 		return err == nil
 	}
-	b, err := os.ReadFile(file)
+	b, err := boundedfile.Read(file, maxWatchedSize, "the limit of a watched file")
 	return err != nil || script.DigestOf(b) != d
 }

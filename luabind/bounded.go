@@ -20,8 +20,10 @@ import (
 // treats it as any other overrun of the budget. string.gsub and
 // string.gmatch also find their matches one at a time (gopher-lua's find
 // them all first, and gsub copies the whole string once per match), and
-// gsub honours the call's deadline between matches. load compiles at most
-// maxSourceSize bytes.
+// gsub honours the call's deadline between matches; the matcher itself
+// gives up within a few thousand steps once the call's context is done,
+// as string.find and string.match do (third_party/gopher-lua/FLOWLUA.md).
+// load compiles at most maxSourceSize bytes.
 
 // bounds are the limits a sandbox was opened with.
 type bounds struct{ limit int64 }
@@ -122,9 +124,15 @@ func readOnlyBytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
-// findFrom returns the first match of pat in src at or after offset.
+// findFrom returns the first match of pat in src at or after offset. The
+// matcher gives up once the call's context is done: a backtracking
+// pattern can run for minutes in this one Go call.
 func findFrom(L *lua.LState, pat string, src []byte, offset int) *pm.MatchData {
-	mds, err := pm.Find(pat, src, offset, 1)
+	var stop func() error
+	if L.Context() != nil {
+		stop = L.ContextErr
+	}
+	mds, err := pm.FindStop(pat, src, offset, 1, stop)
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}

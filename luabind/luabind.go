@@ -72,8 +72,10 @@
 package luabind
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -81,6 +83,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/flowlua/flowlua/engine/boundedfile"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind/luamem"
 )
@@ -136,8 +139,11 @@ type Source struct {
 
 // Load reads the script at path and runs it; see LoadSource.
 func Load(path string, opts LoadOptions) (*script.Script, error) {
-	src, err := os.ReadFile(path)
+	src, err := boundedfile.Read(path, maxSourceSize, "the limit of a script")
 	if err != nil {
+		if pe := (*fs.PathError)(nil); !errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", path, err) // the file's type or size
+		}
 		return nil, fmt.Errorf("reading script: %w", err)
 	}
 	return LoadSource(path, src, opts)

@@ -2,7 +2,6 @@ package luabind
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/flowlua/flowlua/engine/boundedfile"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -63,7 +63,10 @@ func (ld *loader) require(L *lua.LState) int {
 		return 1
 	}
 	if err != nil {
-		L.Push(ld.fail(L, pos, "module %q: %v", name, err))
+		// Watched as if absent: a module that cannot be read (a FIFO, a
+		// file over the size limit) reloads once it is replaced.
+		ld.out.AddMissing(file)
+		L.Push(ld.fail(L, pos, "module %q: %s: %v", name, file, err))
 		return 1
 	}
 	// Recorded before it is compiled: a module with a syntax error is
@@ -101,16 +104,7 @@ func (ld *loader) readModule(rel string) ([]byte, error) {
 		}
 		ld.root = root
 	}
-	f, err := ld.root.Open(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, maxSourceSize+1))
-	if err != nil {
-		return nil, err
-	}
-	return src, nil
+	return boundedfile.ReadIn(ld.root, rel, maxSourceSize, "the limit of a module")
 }
 
 // env is the global `env(name, default)`: the environment variable, or

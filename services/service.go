@@ -68,6 +68,9 @@ type ClusterOptions struct {
 	// SecretKey encrypts and authenticates gossip (AES, 16, 24 or 32
 	// bytes); nil gossips in plaintext.
 	SecretKey []byte
+	// Insecure allows gossip without SecretKey on addresses other than
+	// loopback (--cluster.insecure): anyone who reaches the port joins.
+	Insecure bool
 }
 
 // Registration registers a service constructor.

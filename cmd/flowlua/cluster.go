@@ -20,6 +20,7 @@ type clusterFlags struct {
 	ClusterWaitForSize   int           `name:"cluster.wait-for-size" default:"0" env:"FLOWLUA_CLUSTER_WAIT_FOR_SIZE" help:"Place no unique components or shards until this many nodes (this one included) are known, or --cluster.wait-timeout passed."`
 	ClusterWaitTimeout   time.Duration `name:"cluster.wait-timeout" default:"1m" env:"FLOWLUA_CLUSTER_WAIT_TIMEOUT" help:"How long --cluster.wait-for-size waits at most (0: no limit)."`
 	ClusterSecretKeyFile string        `name:"cluster.secret-key-file" type:"path" env:"FLOWLUA_CLUSTER_SECRET_KEY_FILE" help:"File holding the gossip key shared by every node: 16, 24 or 32 bytes, raw or base64. Gossip is encrypted and authenticated with it."`
+	ClusterInsecure      bool          `name:"cluster.insecure" env:"FLOWLUA_CLUSTER_INSECURE" help:"Gossip without --cluster.secret-key-file on an address other than loopback: anyone who reaches the gossip port joins the cluster, takes unique components it declares and is reached by the peer proxy."`
 }
 
 // options turns the flags into the cluster service's options.
@@ -32,6 +33,7 @@ func (f *clusterFlags) options() (services.ClusterOptions, error) {
 		JoinAddresses: f.ClusterJoinAddresses,
 		WaitForSize:   f.ClusterWaitForSize,
 		WaitTimeout:   f.ClusterWaitTimeout,
+		Insecure:      f.ClusterInsecure,
 	}
 	if f.ClusterWaitForSize < 0 {
 		return o, fmt.Errorf("--cluster.wait-for-size must not be negative, got %d", f.ClusterWaitForSize)

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,13 +20,21 @@ type scrapeTargets struct {
 	addrs   []string
 	nodes   []string // the node names, index of counts' second dimension
 	mu      sync.Mutex
-	counts  [][]int // [target][node]
-	unknown int     // scrapes that named no known node
+	counts  [][]int         // [target][node]
+	events  [][]scrapeEvent // [target]: every scrape, in order
+	unknown int             // scrapes that named no known node
+}
+
+// scrapeEvent is one scrape of a target: when, and by which node (index
+// of scrapeTargets.nodes).
+type scrapeEvent struct {
+	at   time.Time
+	node int
 }
 
 func startScrapeTargets(t *testing.T, n int, nodes []string) *scrapeTargets {
 	t.Helper()
-	st := &scrapeTargets{nodes: nodes, counts: make([][]int, n)}
+	st := &scrapeTargets{nodes: nodes, counts: make([][]int, n), events: make([][]scrapeEvent, n)}
 	for i := range st.counts {
 		st.counts[i] = make([]int, len(nodes))
 	}
@@ -56,6 +65,7 @@ func (st *scrapeTargets) count(target int, node string) {
 	for j, n := range st.nodes {
 		if n == node {
 			st.counts[target][j]++
+			st.events[target] = append(st.events[target], scrapeEvent{at: time.Now(), node: j})
 			return
 		}
 	}
@@ -289,4 +299,201 @@ func sum(xs []int) int {
 		s += x
 	}
 	return s
+}
+
+// waitSteady waits for a window in which every target was scraped at
+// least twice, each by exactly one node, and every node of want (indexes
+// of st.nodes) scraped some and no other node scraped any; it returns
+// that window's tally.
+func (st *scrapeTargets) waitSteady(t *testing.T, within time.Duration, what string, want ...int) scrapeTally {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		st.reset()
+		left := time.Until(deadline)
+		if left <= 0 {
+			t.Fatalf("%s: no steady window within %s", what, within)
+		}
+		s := st.waitTally(t, left, what, 2)
+		ok := s.dup == 0
+		for j, n := range s.targets {
+			if slices.Contains(want, j) != (n > 0) {
+				ok = false
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+}
+
+// eventsOf returns target i's scrapes, in order.
+func (st *scrapeTargets) eventsOf(i int) []scrapeEvent {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return append([]scrapeEvent(nil), st.events[i]...)
+}
+
+// longestInterval returns the longest time between two scrapes of evs by
+// node within [from, to], counting from the last scrape before from, and
+// the number of scrapes it looked at.
+func longestInterval(evs []scrapeEvent, node int, from, to time.Time) (time.Duration, int) {
+	var last time.Time
+	var longest time.Duration
+	n := 0
+	for _, e := range evs {
+		if e.node != node || e.at.After(to) {
+			continue
+		}
+		if e.at.Before(from) {
+			last = e.at
+			continue
+		}
+		if !last.IsZero() && e.at.Sub(last) > longest {
+			longest = e.at.Sub(last)
+		}
+		last = e.at
+		n++
+	}
+	return longest, n
+}
+
+// TestClusterScrapeMembershipGap: three nodes shard 90 scrape targets
+// (scrape interval 1 s); one node is killed (SIGKILL), then a fourth
+// joins. Targets that stay on their node throughout are scraped without
+// a pause: no interval between two of their scrapes is longer than 1.5
+// scrape intervals, since a membership change changes the receivers'
+// targets without restarting them. The killed node's targets resume on
+// their new owners within failure detection, the scrape manager's reload
+// tick (5 s) and two scrape intervals; the gap is logged, as is how long
+// the targets moved to the new node were scraped by both nodes.
+func TestClusterScrapeMembershipGap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts four processes")
+	}
+	bin, err := exec.LookPath("flowlua") // this test binary, as testscript installs it
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		nTargets = 90
+		interval = time.Second // scrapeScript's scrape_interval
+		na, nb   = 0, 1
+		nc, nd   = 2, 3
+	)
+	names := []string{"node-a", "node-b", "node-c", "node-d"}
+	st := startScrapeTargets(t, nTargets, names)
+	script := scrapeScript(st.addrs)
+
+	start := time.Now()
+	a := startScrapeNode(t, bin, names[na], script, nil)
+	b := startScrapeNode(t, bin, names[nb], script, []string{a.gossip})
+	c := startScrapeNode(t, bin, names[nc], script, []string{a.gossip, b.gossip})
+	waitFor(t, 30*time.Second, "three alive peers on every node", func() bool {
+		for _, n := range []*node{a, b, c} {
+			code, body, err := n.get("/api/v0/cluster/peers")
+			if err != nil || code != 200 || strings.Count(body, `"state": "alive"`) != 3 {
+				return false
+			}
+		}
+		return true
+	})
+	w1 := st.waitSteady(t, 30*time.Second, "three nodes", na, nb, nc)
+	t.Logf("three nodes steady after %s: targets per node %v", time.Since(start).Round(time.Millisecond), w1.targets[:3])
+
+	// Kill node-c: its targets move to node-a and node-b.
+	killed := time.Now()
+	c.stop(t, syscall.SIGKILL)
+	var movedGaps []time.Duration
+	deadline := time.Now().Add(30 * time.Second)
+	for i := 0; i < nTargets; i++ {
+		if w1.owner[i] != nc {
+			continue
+		}
+		for {
+			var lastC, firstNew time.Time
+			for _, e := range st.eventsOf(i) {
+				switch {
+				case e.node == nc:
+					lastC = e.at
+				case firstNew.IsZero() && e.at.After(killed):
+					firstNew = e.at
+				}
+			}
+			if !firstNew.IsZero() {
+				movedGaps = append(movedGaps, firstNew.Sub(lastC))
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("target %d of node-c not scraped by another node within 30s of SIGKILL", i)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	slices.Sort(movedGaps)
+	w2 := st.waitSteady(t, 30*time.Second, "two nodes after the kill", na, nb)
+
+	// node-d joins: some targets of node-a and node-b move to it.
+	joined := time.Now()
+	startScrapeNode(t, bin, names[nd], script, []string{a.gossip, b.gossip})
+	w3 := st.waitSteady(t, 40*time.Second, "three nodes after the join", na, nb, nd)
+	end := time.Now()
+
+	var longest time.Duration
+	unmoved, worst := 0, -1
+	for i := 0; i < nTargets; i++ {
+		o := w1.owner[i]
+		if o == nc || w2.owner[i] != o || w3.owner[i] != o {
+			continue
+		}
+		unmoved++
+		gap, n := longestInterval(st.eventsOf(i), o, killed, end)
+		if n == 0 {
+			t.Fatalf("target %d: no scrape by %s between the kill and the end", i, names[o])
+		}
+		if gap > longest {
+			longest, worst = gap, i
+		}
+	}
+	// Targets that moved to node-d: how long their old owner kept
+	// scraping them after node-d's first scrape (overlap), or the pause
+	// between the two (gap).
+	var joinShifts []time.Duration
+	for i := 0; i < nTargets; i++ {
+		if w3.owner[i] != nd {
+			continue
+		}
+		var firstD, lastOld time.Time
+		for _, e := range st.eventsOf(i) {
+			if e.node == nd && firstD.IsZero() {
+				firstD = e.at
+			}
+			if e.node == w2.owner[i] && e.at.Before(end) {
+				lastOld = e.at
+			}
+		}
+		joinShifts = append(joinShifts, firstD.Sub(lastOld)) // > 0: gap, < 0: overlap
+	}
+	slices.Sort(joinShifts)
+	median := func(ds []time.Duration) time.Duration {
+		if len(ds) == 0 {
+			return 0
+		}
+		return ds[len(ds)/2]
+	}
+	t.Logf("after the kill: targets per node %v; after the join: %v (join took %s)", w2.targets[:2], []int{w3.targets[na], w3.targets[nb], w3.targets[nd]}, end.Sub(joined).Round(time.Millisecond))
+	t.Logf("unmoved targets: %d, longest interval between scrapes %s (target %d); node-c's %d targets: gap after SIGKILL median %s, max %s; %d targets moved to node-d: first scrape by node-d minus last by the old owner median %s, range [%s, %s]",
+		unmoved, longest.Round(time.Millisecond), worst, len(movedGaps), median(movedGaps).Round(time.Millisecond), movedGaps[len(movedGaps)-1].Round(time.Millisecond),
+		len(joinShifts), median(joinShifts).Round(time.Millisecond), joinShifts[0].Round(time.Millisecond), joinShifts[len(joinShifts)-1].Round(time.Millisecond))
+	if unmoved == 0 {
+		t.Fatal("no target stayed on its node: nothing measured")
+	}
+	if limit := interval * 3 / 2; longest > limit {
+		t.Errorf("an unmoved target (%d) was not scraped for %s across the membership changes, more than 1.5 scrape intervals (%s)", worst, longest.Round(time.Millisecond), limit)
+	}
+	// Failure detection is under 3 s (services/cluster); the scrape
+	// manager picks new targets up on its next reload tick (5 s).
+	if limit := 3*time.Second + 5*time.Second + 2*interval + 2*time.Second; movedGaps[len(movedGaps)-1] > limit {
+		t.Errorf("node-c's targets resumed up to %s after their last scrape, more than %s", movedGaps[len(movedGaps)-1].Round(time.Millisecond), limit)
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/memorylimit"
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/redact"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/luabind/pipeline"
@@ -57,15 +58,19 @@ func (r *runCmd) Help() string {
 
 // newLogger returns the process's logger. Levels are written in lowercase
 // (level=info), as Alloy and the collector write them, so that operators'
-// filters such as LogQL's level="info" work unchanged.
-func newLogger(w io.Writer, level, format string) *slog.Logger {
+// filters such as LogQL's level="info" work unchanged. Every line is
+// redacted by secrets: the secrets the engine learnt and URL userinfo
+// never reach the log, whoever logs them (flowlua, a service, a hosted
+// collector component through its zap logger).
+func newLogger(w io.Writer, level, format string, secrets *redact.Set) *slog.Logger {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(strings.ToUpper(level)))
 	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: lowercaseLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(redact.Handler(h, secrets))
 }
 
 // lowercaseLevel writes the level attribute in lowercase.
@@ -79,7 +84,8 @@ func lowercaseLevel(groups []string, a slog.Attr) slog.Attr {
 }
 
 func (r *runCmd) Run(e *env) error {
-	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat)
+	secrets := redact.NewSet()
+	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat, secrets)
 	if err := setFeatureGates(r.FeatureGates); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
@@ -163,6 +169,7 @@ func (r *runCmd) Run(e *env) error {
 		DataPath:     r.StoragePath,
 		Registerer:   metrics,
 		DrainTimeout: r.DrainTimeout,
+		Secrets:      secrets,
 		Load: func() (*script.Script, *component.Registry, error) {
 			return pipeline.Load(r.Path, loadOpts)
 		},

@@ -25,10 +25,25 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("unknown signal %q", args[0])
 	}
+	procs := runProcesses(ts)
+	if len(procs) == 0 {
+		ts.Fatalf("no flowlua run process found in %s", ts.Getenv("WORK"))
+	}
+	for _, p := range procs {
+		pid, err := strconv.Atoi(filepath.Base(p))
+		ts.Check(err)
+		ts.Check(syscall.Kill(pid, sig))
+	}
+}
+
+// runProcesses returns the /proc directories of the `flowlua run`
+// processes the script started in the background: those whose working
+// directory is $WORK.
+func runProcesses(ts *testscript.TestScript) []string {
 	work := ts.Getenv("WORK")
 	procs, err := filepath.Glob("/proc/[0-9]*")
 	ts.Check(err)
-	sent := 0
+	var found []string
 	for _, p := range procs {
 		cwd, err := os.Readlink(filepath.Join(p, "cwd"))
 		if err != nil || cwd != work {
@@ -42,12 +57,7 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 		if len(argv) < 2 || filepath.Base(string(argv[0])) != "flowlua" || string(argv[1]) != "run" {
 			continue
 		}
-		pid, err := strconv.Atoi(filepath.Base(p))
-		ts.Check(err)
-		ts.Check(syscall.Kill(pid, sig))
-		sent++
+		found = append(found, p)
 	}
-	if sent == 0 {
-		ts.Fatalf("no flowlua run process found in %s", work)
-	}
+	return found
 }

@@ -128,6 +128,17 @@ type HealthComponent interface {
 	CurrentHealth() Health
 }
 
+// SecretComponent is a component whose exports must stay hidden (file.read
+// with is_secret = true): the API shows them as "(secret)", and the engine
+// redacts them, and every string derived from them, from errors, health
+// messages and logs.
+type SecretComponent interface {
+	Component
+	// IsSecret reports whether the exports are secret; safe for
+	// concurrent use.
+	IsSecret() bool
+}
+
 // StartingComponent is a component whose Run has start-up work to do
 // before it takes data: a receiver binding its port, a client connecting.
 // The process is not ready (GET /-/ready) while one is starting, so that a

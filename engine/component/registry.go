@@ -3,6 +3,7 @@ package component
 import (
 	"fmt"
 
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 	"reflect"
@@ -36,6 +37,16 @@ type Registration struct {
 	// whose arguments and exports are not Go structs (components written
 	// in Lua).
 	Schema Schema
+	// Accepts, for a telemetry component (one that exports `input`),
+	// checks that its input takes signal s, so that wiring a signal into a
+	// component that refuses it is an error at load, as the collector
+	// refuses such a pipeline at start. outputs says which signals the
+	// component's own `output` argument has consumers for: a component may
+	// take only what it can pass on (a processor takes a signal it has
+	// consumers for; a connector, one it turns into a signal that has).
+	// The error says why not, as a clause: "it takes metrics". Nil: the
+	// input takes every signal.
+	Accepts func(s telemetry.Signal, outputs [telemetry.NumSignals]bool) error
 	// Fingerprint identifies the implementation (e.g. a hash of a plugin's
 	// files). When a reload brings a registration with another
 	// fingerprint, running components of that name are rebuilt rather

@@ -58,7 +58,9 @@ func (cs *components) register(reg *component.Registry) error {
 }
 
 type feedArgs struct {
-	Output telemetry.Output `lua:"output" doc:"the target's input"`
+	// To is not named output: the loader checks the signals of outputs
+	// (a case may feed a signal the target refuses, to see it refused).
+	To telemetry.Output `lua:"to" doc:"the target's input"`
 }
 
 // feed sends the case's input to its output, synchronously.
@@ -78,7 +80,7 @@ func (f *feed) Update(args component.Arguments) error {
 		return errors.New("feed: unexpected arguments")
 	}
 	f.mu.Lock()
-	f.out = telemetry.FanOut(a.Output)
+	f.out = telemetry.FanOut(a.To)
 	f.mu.Unlock()
 	return nil
 }

@@ -147,7 +147,7 @@ func Isolate(s *script.Script, target string, outputs []string, signals []teleme
 		Name:  feedName,
 		Label: "input",
 		Pos:   pos,
-		Args:  map[string]any{"output": output},
+		Args:  map[string]any{"to": output},
 	})
 	ns.Warnings = nil
 	out.Script = &ns

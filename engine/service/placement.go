@@ -23,3 +23,24 @@ type Placement interface {
 	// cluster. There is one receiver: the engine.
 	Changed() <-chan struct{}
 }
+
+// UniquePlacement is a Placement that places `placement = "unique"`
+// components only on the nodes whose loaded script declares them: a node
+// that lacks a component (an older script during a rolling deploy, or a
+// member that is not flowlua at all) never takes it, whatever its name.
+// The engine uses it, when the placement service implements it, for
+// unique components; Owns and Owner still place cluster.shard's keys on
+// every member.
+type UniquePlacement interface {
+	Placement
+	// DeclareUnique sets the keys of the unique components (and unique
+	// module instances) the node's loaded script holds; the engine calls
+	// it on each load, before the new components run.
+	DeclareUnique(keys []string)
+	// OwnsUnique reports whether this node runs the unique component of
+	// key. Safe for concurrent use.
+	OwnsUnique(key string) bool
+	// UniqueOwner returns the node that runs it, "" while waiting for the
+	// cluster or when no node declares it. Safe for concurrent use.
+	UniqueOwner(key string) string
+}

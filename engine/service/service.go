@@ -78,6 +78,14 @@ type Host interface {
 	LastLoad() Load
 }
 
+// Redactor is a Host that knows the secrets of the running graph (the
+// exports of secret components and every string derived from them).
+type Redactor interface {
+	// Redact returns s with every secret, and the userinfo of every URL,
+	// replaced by "(secret)"; safe for concurrent use.
+	Redact(s string) string
+}
+
 // Load describes a load of the script.
 type Load struct {
 	Time     time.Time // when it started; zero before the first load

@@ -59,7 +59,11 @@
 //     :observe(v). The metric is named <plugin>_<component>_<name>
 //     (acme_redact_redacted_total) and carries component_id; the states of
 //     a component share it. The host counts failed calls in
-//     flowlua_lua_errors_total{hook, reason="error"|"timeout"}.
+//     flowlua_lua_errors_total{hook, reason="error"|"timeout"}. A metric
+//     keeps at most MetricSeriesLimit (1000) series: label values beyond
+//     go to its overflow series (every label "__overflow__"), counted in
+//     flowlua_lua_metric_series_overflow_total{metric} and logged once; a
+//     component defines at most MaxMetrics (100) metrics.
 //   - every(interval, fn) and after(delay, fn): timers ("10s" or seconds),
 //     returning a handle with :stop(); they run while the component runs,
 //     in the primary state (create them in start).

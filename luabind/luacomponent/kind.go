@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
@@ -86,8 +87,30 @@ func (k *Kind) Registration(name, source, fingerprint string) component.Registra
 		NeedsServices: slices.Clone(k.def.services),
 		Source:        source,
 		Fingerprint:   fingerprint,
+		Accepts:       k.accepts(),
 		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
 			return newInstance(k, opts, args)
 		},
+	}
+}
+
+// accepts returns the check of the signals a data component's input
+// takes: those its definition lists (signals); nil for a component
+// without input.
+func (k *Kind) accepts() func(telemetry.Signal, [telemetry.NumSignals]bool) error {
+	if !k.def.data {
+		return nil
+	}
+	return func(s telemetry.Signal, _ [telemetry.NumSignals]bool) error {
+		if k.def.signals[s] {
+			return nil
+		}
+		var names []string
+		for _, t := range telemetry.AllSignals {
+			if k.def.signals[t] {
+				names = append(names, t.String())
+			}
+		}
+		return fmt.Errorf("it takes %s", strings.Join(names, ", "))
 	}
 }

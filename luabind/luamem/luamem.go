@@ -34,8 +34,10 @@
 //
 // What is not exact: one `..` instruction is not bounded up front (the VM
 // joins the strings itself), so a state can overshoot its limit by what
-// it builds between two ticks; tables and functions are estimated, not
-// counted to the byte; values only Go holds (a pdata batch behind
+// it builds between two ticks; tables are counted as their structure is
+// allocated (gopher-lua's LTable.Footprint: array capacity, maps as large
+// as they have been; within 25% of the live heap they hold in
+// TestSizeAccuracy) and functions are estimated; values only Go holds (a pdata batch behind
 // userdata) are not the state's and do not count.
 package luamem
 
@@ -45,6 +47,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -120,13 +123,12 @@ func heapAllocs() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// Estimated sizes of gopher-lua's values, in bytes, on 64-bit machines.
+// Estimated sizes of gopher-lua's values, in bytes, on 64-bit machines;
+// a table's own structure is the fork's estimate (LTable.Footprint).
 const (
 	slotSize     = 16 // an LValue (an interface) in a table, register or upvalue
 	stringHeader = 16
 	numberSize   = 8 // an LNumber boxed in an interface
-	tableSize    = 120
-	entrySize    = 48 // a hash entry: key, value and the map's overhead
 	functionSize = 96
 	upvalueSize  = 48
 	userdataSize = 48
@@ -137,7 +139,8 @@ const (
 // the running frame's registers), plus extra roots. Each string of 64
 // bytes or more counts once however often it is referenced (a shorter
 // one at each reference); tables, functions and userdata
-// count once, with an estimate of their entries. Walking stops once the
+// count once, a table as its structure is allocated plus what its
+// entries refer to. Walking stops once the
 // total passes stop (when stop > 0) and returns what it has counted.
 //
 // Size must be called by the goroutine that runs L, between calls or
@@ -147,17 +150,16 @@ func Size(L *lua.LState, stop int64, extra ...lua.LValue) int64 {
 	w := walkers.Get().(*walker)
 	defer w.release()
 	w.stop = stop
+	w.epoch = nextEpoch()
 	w.push(L.G.Registry)
 	w.push(L.G.Global)
 	w.push(L.Env)
 	for _, x := range extra {
 		w.push(x)
 	}
-	for level := 0; ; level++ {
-		dbg, ok := L.GetStack(level)
-		if !ok {
-			break
-		}
+	// Frames, not GetStack's levels: those count each tail call a frame
+	// made, and endless tail recursion makes millions.
+	L.EachFrame(func(dbg *lua.Debug) bool {
 		if fn, err := L.GetInfo("f", dbg, lua.LNil); err == nil {
 			w.push(fn)
 		}
@@ -168,7 +170,8 @@ func Size(L *lua.LState, stop int64, extra ...lua.LValue) int64 {
 			}
 			w.push(v)
 		}
-	}
+		return true
+	})
 	for i := 1; i <= L.GetTop(); i++ {
 		w.push(L.Get(i))
 	}
@@ -200,11 +203,24 @@ const dedupeString = 64
 // walker adds up the sizes of values reachable from its roots, without
 // recursion (a table nested a million deep is a list to it).
 type walker struct {
-	seen  map[unsafe.Pointer]struct{} // tables, functions, userdata, protos
+	seen  map[unsafe.Pointer]struct{} // functions, userdata, protos
 	strs  map[*byte]struct{}          // the data of strings counted
 	todo  []lua.LValue
 	total int64
 	stop  int64
+	epoch uint32 // marks the tables this walk saw (LTable.Mark)
+}
+
+// epochs numbers the walks; 0 is no walk's (a new table's mark).
+var epochs atomic.Uint32
+
+// nextEpoch returns the epoch of a new walk.
+func nextEpoch() uint32 {
+	for {
+		if e := epochs.Add(1); e != 0 {
+			return e
+		}
+	}
 }
 
 func (w *walker) push(v lua.LValue) {
@@ -223,7 +239,9 @@ func (w *walker) push(v lua.LValue) {
 	case lua.LNumber:
 		w.total += numberSize
 	case *lua.LTable:
-		w.object(unsafe.Pointer(x), x)
+		if !x.Mark(w.epoch) {
+			w.todo = append(w.todo, x)
+		}
 	case *lua.LFunction:
 		w.object(unsafe.Pointer(x), x)
 	case *lua.LUserData:
@@ -248,11 +266,17 @@ func (w *walker) run() {
 		w.todo = w.todo[:len(w.todo)-1]
 		switch x := v.(type) {
 		case *lua.LTable:
-			w.total += tableSize
+			// The table's structure as it is allocated (the array part's
+			// capacity, the hash part as large as it has been), then
+			// what its entries refer to. The keys of the array part are
+			// positions, not values: they hold nothing.
+			w.total += x.Footprint()
 			w.push(x.Metatable)
+			n := lua.LNumber(x.MaxN())
 			x.ForEach(func(k, v lua.LValue) {
-				w.total += entrySize
-				w.push(k)
+				if i, ok := k.(lua.LNumber); !ok || i < 1 || i > n || i != lua.LNumber(int64(i)) {
+					w.push(k)
+				}
 				w.push(v)
 			})
 		case *lua.LFunction:

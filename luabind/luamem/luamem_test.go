@@ -51,7 +51,7 @@ local t = {} for i = 1, 100000 do t = { t } end deep = t
 local c = {} c.self = c cyc = c`); err != nil {
 		t.Fatal(err)
 	}
-	if got := Size(L, 0) - base; got < 100000*tableSize {
+	if got := Size(L, 0) - base; got < 100000*96 { // an LTable
 		t.Errorf("100000 nested tables count %d bytes", got)
 	}
 	var inside int64
@@ -149,4 +149,34 @@ func TestGuardAttribution(t *testing.T) {
 		t.Errorf("innocent: %v", innocent)
 	}
 	t.Logf("the innocent state measured itself %d times", innocentGuard.walks)
+}
+
+// TestSizeAfterTailCalls checks that the tail calls a frame made (a
+// count in the frame, no memory) cost a walk nothing: the stack's levels
+// count each of them.
+func TestSizeAfterTailCalls(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	var base, inside int64
+	var took time.Duration
+	L.SetGlobal("probe", L.NewFunction(func(L *lua.LState) int {
+		start := time.Now()
+		inside = Size(L, 0)
+		took = time.Since(start)
+		return 0
+	}))
+	if err := L.DoString(`local function f(n, s) if n == 0 then probe() return end return f(n - 1, s) end
+local s = "short local"
+f(0, s)`); err != nil {
+		t.Fatal(err)
+	}
+	base = inside
+	if err := L.DoString(`local function f(n, s) if n == 0 then probe() return end return f(n - 1, s) end
+local s = "short local"
+f(500000, s)`); err != nil {
+		t.Fatal(err)
+	}
+	if inside > base+1024 || took > 100*time.Millisecond {
+		t.Errorf("after 5e5 tail calls Size = %d in %v, want about %d (without them) at once", inside, took, base)
+	}
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/flowlua/flowlua/engine/boundedfile"
 )
 
 // Bounds of a plugin directory.
@@ -105,9 +107,12 @@ func readFS(fsys fs.FS, dir string) (*files, error) {
 		if len(f.src) == maxFiles {
 			return fmt.Errorf("more than %d Lua files", maxFiles)
 		}
-		info, err := d.Info()
+		info, err := fs.Stat(fsys, p) // follows a symbolic link, as the read does
 		if err != nil {
 			return err
+		}
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s: not a regular file (%s)", f.display(p), boundedfile.TypeName(info.Mode()))
 		}
 		if info.Size() > maxFileSize {
 			return fmt.Errorf("%s: file too large (more than %d bytes)", f.display(p), maxFileSize)

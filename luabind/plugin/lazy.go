@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/component/telemetry"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -55,6 +56,7 @@ func Lazy(fsys fs.FS, dir string, index []IndexEntry) []component.Registration {
 			Source:        e.Source,
 			Fingerprint:   e.Fingerprint,
 			Schema:        s,
+			Accepts:       s.accepts,
 			Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
 				return s.reg().Build(opts, args)
 			},
@@ -105,6 +107,14 @@ func (s *lazySchema) DecodeArgs(v any) (any, error) { return s.reg().Schema.Deco
 
 // ExportTypes returns the component's export types.
 func (s *lazySchema) ExportTypes() map[string]reflect.Type { return s.reg().Schema.ExportTypes() }
+
+// accepts checks a signal with the component's own check, if it has one.
+func (s *lazySchema) accepts(sig telemetry.Signal, outputs [telemetry.NumSignals]bool) error {
+	if a := s.reg().Accepts; a != nil {
+		return a(sig, outputs)
+	}
+	return nil
+}
 
 // Describe documents the component's arguments and exports.
 func (s *lazySchema) Describe() (args, exports []decode.Field) { return s.reg().Schema.Describe() }

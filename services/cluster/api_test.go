@@ -28,9 +28,9 @@ func TestProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer silent.Close()
-	s.peers["node-b"] = &peer{Name: "node-b", State: "alive", HTTPAddr: strings.TrimPrefix(peerAPI.URL, "http://")}
-	s.peers["node-c"] = &peer{Name: "node-c", State: "dead", HTTPAddr: "127.0.0.1:1", Since: time.Now()}
-	s.peers["node-d"] = &peer{Name: "node-d", State: "alive", HTTPAddr: silent.Addr().String()}
+	s.peers["node-b"] = &peer{Name: "node-b", State: "alive", Addr: "127.0.0.1:7946", HTTPAddr: strings.TrimPrefix(peerAPI.URL, "http://")}
+	s.peers["node-c"] = &peer{Name: "node-c", State: "dead", Addr: "127.0.0.1:7947", HTTPAddr: "127.0.0.1:1", Since: time.Now()}
+	s.peers["node-d"] = &peer{Name: "node-d", State: "alive", Addr: "127.0.0.1:7948", HTTPAddr: silent.Addr().String()}
 
 	get := func(method, path string) (int, string, time.Duration) {
 		rec := httptest.NewRecorder()

@@ -21,10 +21,19 @@
 //  4. Each join, leave or failure changes the view; Changed tells the
 //     engine, which moves unique components and re-evaluates shards.
 //
+// A unique component's key is placed among the live members whose loaded
+// script declares it only: each node gossips the unique keys of its
+// script (digests in its memberlist metadata, refreshed on reload), so a
+// node that lacks a component never takes it, whatever its name.
+//
 // Failure detection is tuned so that a dead node's keys move within 5 s
-// (see gossipConfig). Gossip may be encrypted with a shared key
-// (--cluster.secret-key-file). The HTTP API under /api/v0/cluster/ lists
-// the peers and proxies reads of a peer's API (api.go).
+// (see gossipConfig). Gossip is encrypted and authenticated with a shared
+// key (--cluster.secret-key-file); without one it is allowed on loopback
+// only, unless --cluster.insecure says otherwise. The HTTP API under
+// /api/v0/cluster/ lists the peers and proxies reads of a peer's API
+// (api.go): to members only, at their own address, one hop at most,
+// without the caller's credentials, over TLS when the http service
+// serves TLS.
 //
 // The gossip lives in gossip.go; the flowlua_minimal build leaves it out
 // (gossip_minimal.go): there the service is always the single node, and

@@ -40,6 +40,7 @@ func (s *Service) gossip(ctx context.Context) error {
 	s.logger.Info("gossiping", "node", s.self, "addr", s.opts.ListenAddr, "advertise", s.advertiseAddr(), "join", s.opts.JoinAddresses)
 
 	joined := s.join(ml)
+	s.announce() // a declaration made while the memberlist was created
 	var timeout <-chan time.Time
 	if s.opts.WaitForSize > 1 && s.opts.WaitTimeout > 0 {
 		t := time.NewTimer(s.opts.WaitTimeout)
@@ -179,6 +180,7 @@ func (s *Service) setPeer(n *memberlist.Node, state string) {
 	}
 	if state == "alive" {
 		p.leaving = meta.Leaving
+		p.unique = meta.Unique
 	}
 	s.mu.Unlock()
 }
@@ -215,17 +217,42 @@ func (e *events) NotifyLeave(n *memberlist.Node) {
 	e.s.recompute()
 }
 
-func (e *events) NotifyUpdate(n *memberlist.Node) { e.s.setPeer(n, "alive") }
+// NotifyUpdate records a peer's new metadata: a reload may have changed
+// the unique components it declares.
+func (e *events) NotifyUpdate(n *memberlist.Node) {
+	e.s.setPeer(n, "alive")
+	e.s.recompute()
+}
 
-// delegate gossips this node's metadata: its http address.
+// delegate gossips this node's metadata: its http address and the unique
+// components its script declares.
 type delegate struct{ s *Service }
 
 func (d *delegate) NodeMeta(limit int) []byte {
-	b, _ := json.Marshal(nodeMeta{HTTP: d.s.httpAddr, Leaving: d.s.leaving.Load()})
+	d.s.mu.Lock()
+	declared := d.s.declared
+	d.s.mu.Unlock()
+	b, _ := json.Marshal(nodeMeta{HTTP: d.s.httpAddr, Leaving: d.s.leaving.Load(), Unique: declared})
 	if len(b) > limit {
 		return nil
 	}
 	return b
+}
+
+// announce gossips this node's metadata again (its declaration changed),
+// in the background: memberlist waits for the broadcast to go out.
+func (s *Service) announce() {
+	s.mu.Lock()
+	ml := s.members.ml
+	s.mu.Unlock()
+	if ml == nil || s.leaving.Load() {
+		return // the memberlist reads the metadata when it starts
+	}
+	go func() {
+		if err := ml.UpdateNode(leaveTimeout); err != nil {
+			s.logger.Debug("announcing this node's unique components", "err", err)
+		}
+	}()
 }
 func (d *delegate) NotifyMsg([]byte)                {}
 func (d *delegate) GetBroadcasts(int, int) [][]byte { return nil }

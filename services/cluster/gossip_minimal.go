@@ -22,5 +22,8 @@ func (membership) started() bool { return false }
 // gossip is never called (New refuses --cluster.enabled).
 func (s *Service) gossip(context.Context) error { return errNoGossip }
 
+// announce does nothing: there are no peers.
+func (s *Service) announce() {}
+
 // suspects returns nothing: there are no peers.
 func (s *Service) suspects() map[string]bool { return nil }

@@ -2,13 +2,16 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
-	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,6 +71,14 @@ type Service struct {
 	peers    map[string]*peer
 	waitOver bool       // the wait for the cluster is over
 	members  membership // the gossip (gossip.go), while Run runs
+	// The peer proxy's transport, made for proxyTLS (nil: plaintext).
+	proxyMu  sync.Mutex
+	proxyTLS *tls.Config
+	proxyRT  *http.Transport
+
+	// declared is this node's declaration of the unique keys its loaded
+	// script holds (encodeDeclared), as it gossips it.
+	declared string
 }
 
 // peer is a node this one has seen.
@@ -79,12 +90,18 @@ type peer struct {
 	LastSeen time.Time
 	Since    time.Time // of the current state
 	leaving  bool      // it said it is leaving
+	// unique is the peer's declaration of its unique keys, "" for none.
+	unique string
 }
 
 var (
-	_ service.Service   = (*Service)(nil)
-	_ service.Placement = (*Service)(nil)
+	_ service.Service         = (*Service)(nil)
+	_ service.UniquePlacement = (*Service)(nil)
 )
+
+// metaLimit is the most metadata a node may gossip about itself
+// (memberlist.MetaMaxSize).
+const metaLimit = 512
 
 // nodeMeta is what a node gossips about itself.
 type nodeMeta struct {
@@ -92,6 +109,9 @@ type nodeMeta struct {
 	// Leaving is gossiped just before a graceful leave, so that peers
 	// tell a leave from a failure (memberlist's leave event does not say).
 	Leaving bool `json:"leaving,omitempty"`
+	// Unique declares the unique components the node's script holds
+	// (encodeDeclared, or declaredAll): only those may be placed on it.
+	Unique string `json:"unique,omitempty"`
 }
 
 // New returns the cluster service; it joins nothing until Run.
@@ -140,9 +160,41 @@ func New(opts services.Options) (*Service, error) {
 	if n := len(co.SecretKey); n != 0 && n != 16 && n != 24 && n != 32 {
 		return nil, fmt.Errorf("cluster: the secret key has %d bytes, want 16, 24 or 32", n)
 	}
+	if exposed := exposedAddr(co); exposed != "" && len(co.SecretKey) == 0 {
+		if !co.Insecure {
+			return nil, fmt.Errorf("cluster: gossip on %s without --cluster.secret-key-file: anyone who reaches that port could join the cluster, take its unique components and be reached through the peer proxy; give every node the same key with --cluster.secret-key-file (e.g. openssl rand -base64 32), or accept this with --cluster.insecure", exposed)
+		}
+		s.logger.Warn("gossip is neither encrypted nor authenticated (--cluster.insecure): anyone who reaches the gossip port can join the cluster; use --cluster.secret-key-file", "addr", exposed)
+	}
 	s.httpAddr = peerHTTPAddr(opts.HTTPListenAddr, s.advertiseAddr())
 	s.metrics = newClusterMetrics(s, opts.Registerer)
 	return s, nil
+}
+
+// exposedAddr returns the first of the gossip listen and advertise
+// addresses that is not loopback, "" when both are: gossip that only this
+// machine reaches needs no key.
+func exposedAddr(co services.ClusterOptions) string {
+	for _, a := range []string{co.ListenAddr, co.AdvertiseAddr} {
+		if a != "" && !loopbackAddr(a) {
+			return a
+		}
+	}
+	return ""
+}
+
+// loopbackAddr reports whether a host:port names a loopback address
+// (127.0.0.0/8, ::1 or localhost).
+func loopbackAddr(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // advertiseAddr is the gossip address peers reach this node at.
@@ -204,6 +256,64 @@ func (s *Service) Owner(key string) string {
 	return v.owner(key)
 }
 
+// OwnsUnique reports whether this node runs the unique component placed
+// by key: its script declares it, and it wins the hash among the live
+// nodes that declare it. Safe for concurrent use.
+func (s *Service) OwnsUnique(key string) bool {
+	if !s.opts.Enabled {
+		return true
+	}
+	v := s.cur.Load()
+	return v != nil && v.uniqueOwner(key) == s.self
+}
+
+// UniqueOwner returns the node that runs the unique component placed by
+// key: "" while waiting for the cluster, or when no live node declares
+// it.
+func (s *Service) UniqueOwner(key string) string {
+	if !s.opts.Enabled {
+		return s.self
+	}
+	v := s.cur.Load()
+	if v == nil {
+		return ""
+	}
+	return v.uniqueOwner(key)
+}
+
+// DeclareUnique sets the keys of the unique components this node's
+// loaded script declares, and gossips them when they changed. A list too
+// long for the node's gossiped metadata declares every key (and says
+// so): the node then takes any unique component, as its peers' names
+// decide.
+func (s *Service) DeclareUnique(keys []string) {
+	if !s.opts.Enabled {
+		return
+	}
+	enc := encodeDeclared(keys)
+	if room := s.declareRoom(); len(enc) > room {
+		s.logger.Warn("too many unique components to declare in the gossip: this node may be given any unique component, declared here or not",
+			"unique_components", len(keys), "most", room*3/4/digestBytes)
+		enc = declaredAll
+	}
+	s.mu.Lock()
+	same := s.declared == enc
+	s.declared = enc
+	s.mu.Unlock()
+	if same {
+		return
+	}
+	s.recompute()
+	s.announce()
+}
+
+// declareRoom is how many bytes of the node's metadata a declaration may
+// take.
+func (s *Service) declareRoom() int {
+	b, _ := json.Marshal(nodeMeta{HTTP: s.httpAddr, Leaving: true, Unique: "-"})
+	return metaLimit - len(b)
+}
+
 // Changed receives after membership changes (see service.Placement).
 func (s *Service) Changed() <-chan struct{} { return s.changed }
 
@@ -240,9 +350,13 @@ func (s *Service) joinedAll() bool {
 func (s *Service) recompute() {
 	s.mu.Lock()
 	var live []string
+	declared := map[string]string{s.self: s.declared}
 	for name, p := range s.peers {
 		if p.State == "alive" || p.State == "suspect" {
 			live = append(live, name)
+			if name != s.self {
+				declared[name] = p.unique
+			}
 		}
 	}
 	ready := s.members.started() && s.waitOver
@@ -254,10 +368,10 @@ func (s *Service) recompute() {
 
 	var next *view
 	if ready {
-		next = newView(live)
+		next = newViewDeclared(live, declared)
 	}
 	prev := s.cur.Load()
-	if prev == nil && next == nil || prev != nil && next != nil && slices.Equal(prev.members, next.members) {
+	if prev == nil && next == nil || prev != nil && next != nil && prev.equal(next) {
 		return
 	}
 	s.cur.Store(next)

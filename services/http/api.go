@@ -67,10 +67,16 @@ type apiView struct {
 	host    service.Host
 	names   map[any]string // export values that are not data -> "<id.export>"
 	secrets []string       // exported strings of secret components
+	// redact is the host's redaction (service.Redactor), which also knows
+	// the strings derived from secrets (a compute of one); nil if none.
+	redact func(string) string
 }
 
 func newAPIView(host service.Host, infos []component.Info) *apiView {
 	v := &apiView{host: host, names: map[any]string{}}
+	if r, ok := host.(service.Redactor); ok {
+		v.redact = r.Redact
+	}
 	for _, info := range infos {
 		secret := isSecret(info.Component)
 		for name, e := range decode.ExportValues(info.Exports) {
@@ -119,7 +125,7 @@ func (v *apiView) options() decode.EncodeOptions {
 					return true
 				}
 			}
-			return false
+			return v.redact != nil && v.redact(s) != s
 		},
 	}
 }

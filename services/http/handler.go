@@ -46,7 +46,7 @@ func (s *Service) handler() http.Handler {
 		handle("GET /debug/pprof/trace", "/debug/pprof/trace", pprof.Trace)
 	}
 	handle("/", "other", http.NotFound)
-	return s.refusePlaintext(s.requireAuth(mux))
+	return secureHeaders(s.refusePlaintext(s.requireAuth(s.checkOrigin(mux))))
 }
 
 // refusePlaintext refuses plaintext requests while TLS is on. The

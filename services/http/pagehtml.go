@@ -164,7 +164,7 @@ func writeComponentPage(c componentPage) []byte {
   <label>signal <select id="signal"><option value="">all</option><option>traces</option><option>metrics</option><option>logs</option></select></label>
   <label>filter <input id="filter" type="search" placeholder="text to match"></label>
   <span id="stream-state" class="muted">connecting…</span></p>
-<div id="stream" style="overflow:auto"></div>
+<div id="stream"></div>
 `)
 	} else {
 		p.raw("<p class=\"muted\" id=\"stream-state\">Live debugging is off: add <code>livedebugging { enabled = true }</code> to the script (it reloads) to see what this component sends.</p>\n")

@@ -37,6 +37,7 @@ type Service struct {
 	routes  *routeTable
 
 	tlsConfig atomic.Pointer[tls.Config]   // nil: plaintext
+	peerTLS   atomic.Pointer[tls.Config]   // how peers are reached; nil: plaintext
 	users     atomic.Pointer[[]credential] // nil: no basic_auth
 	addr      atomic.Pointer[string]       // the bound address once listening
 
@@ -93,6 +94,7 @@ func (s *Service) Update(newConfig any) error {
 	}
 	s.updateAuth(cfg.BasicAuth)
 	if cfg.TLS == nil {
+		s.peerTLS.Store(nil)
 		if s.tlsConfig.Swap(nil) != nil {
 			s.logger.Info("TLS off: serving plaintext")
 		}
@@ -102,6 +104,7 @@ func (s *Service) Update(newConfig any) error {
 	if err != nil {
 		return fmt.Errorf("http: tls: %w", err)
 	}
+	s.peerTLS.Store(cfg.TLS.peerClientConfig(tc))
 	if s.tlsConfig.Swap(tc) == nil {
 		s.logger.Info("TLS on: plaintext requests are refused")
 	} else {

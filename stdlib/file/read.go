@@ -3,22 +3,22 @@ package file
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/flowlua/flowlua/engine/boundedfile"
 	"github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/decode"
 )
 
 func init() {
 	component.Register(component.Registration{
 		Name:    "file.read",
-		Doc:     "Exports a file's content, re-exported whenever the file changes.",
+		Doc:     "Exports a file's content (a regular file of at most max_size bytes), re-exported whenever the file changes.",
 		Args:    Arguments{},
 		Exports: Exports{},
 		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
@@ -32,17 +32,39 @@ type Arguments struct {
 	Filename      string        `lua:"filename,required" doc:"path of the file to read"`
 	IsSecret      bool          `lua:"is_secret" doc:"hide the content in the API and the UI"`
 	PollFrequency time.Duration `lua:"poll_frequency" doc:"how often to re-read the file besides change notifications"`
+	MaxSize       int64         `lua:"max_size" doc:"largest file accepted, in bytes (at most 64 MiB); a larger file is an error"`
 }
 
+const (
+	// DefaultMaxSize is max_size when the script does not set it.
+	DefaultMaxSize = 1 << 20
+	// MaxMaxSize is the largest max_size accepted: the content is held in
+	// memory, in the exports and in every dependant's arguments.
+	MaxMaxSize = 64 << 20
+)
+
 // SetToDefault sets the defaults.
-func (a *Arguments) SetToDefault() { a.PollFrequency = time.Minute }
+func (a *Arguments) SetToDefault() {
+	a.PollFrequency = time.Minute
+	a.MaxSize = DefaultMaxSize
+}
 
 // Validate checks the arguments.
 func (a Arguments) Validate() error {
+	var errs decode.Errors
 	if a.PollFrequency <= 0 {
-		return errors.New("poll_frequency must be positive")
+		errs = append(errs, &decode.Error{Path: "poll_frequency", Message: "must be positive"})
 	}
-	return nil
+	switch {
+	case a.MaxSize <= 0:
+		errs = append(errs, &decode.Error{Path: "max_size", Message: fmt.Sprintf("must be positive, got %d", a.MaxSize)})
+	case a.MaxSize > MaxMaxSize:
+		errs = append(errs, &decode.Error{Path: "max_size", Message: fmt.Sprintf("%d is over the maximum of %d bytes (64 MiB)", a.MaxSize, MaxMaxSize)})
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
 }
 
 // Exports are file.read's exports.
@@ -145,7 +167,7 @@ func (r *Read) Update(args component.Arguments) error {
 	old := r.args
 	r.args = a
 	r.mu.Unlock()
-	if old.Filename != a.Filename {
+	if old.Filename != a.Filename || old.MaxSize != a.MaxSize {
 		if err := r.read(); err != nil {
 			return err
 		}
@@ -182,13 +204,15 @@ func (r *Read) reread() {
 
 // read reads the file and exports its content if it changed.
 func (r *Read) read() error {
-	name := r.arguments().Filename
-	data, err := os.ReadFile(name)
+	args := r.arguments()
+	name := args.Filename
+	data, err := boundedfile.Read(name, args.MaxSize, "max_size")
 	r.mu.Lock()
 	if err != nil {
+		err = fmt.Errorf("reading %q: %w", name, err)
 		r.health = component.Health{Health: component.HealthUnhealthy, Message: err.Error(), UpdateTime: time.Now()}
 		r.mu.Unlock()
-		return fmt.Errorf("reading %q: %w", name, err)
+		return err
 	}
 	if r.health.Health != component.HealthHealthy {
 		r.health = component.Health{Health: component.HealthHealthy, Message: "read " + name, UpdateTime: time.Now()}

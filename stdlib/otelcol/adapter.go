@@ -54,6 +54,10 @@ type adapter struct {
 	bg      sync.WaitGroup // drains and shutdowns of replaced instances
 
 	stopBy atomic.Pointer[time.Time] // once Run is stopping: when draining must end
+
+	// sending tracks the sends of the instance taking the data, for an
+	// exporter's health (sending.go); nil otherwise.
+	sending atomic.Pointer[sending]
 }
 
 var _ flowcomp.HealthComponent = (*adapter)(nil)
@@ -139,9 +143,14 @@ func version() string {
 }
 
 // config returns the upstream config for d: the one decoding made (it is
-// not decoded again), with the data-directory keys the script left unset
+// not decoded again, unless its targets are fed through files: see
+// targets.go), with the data-directory keys the script left unset
 // pointing at the component's data path.
 func (a *adapter) config(d decoded) (component.Config, error) {
+	d, err := a.feedTargets(d) // targets.go
+	if err != nil {
+		return nil, err
+	}
 	unset := unsetDataDirs(a.k, d.values)
 	if len(unset) == 0 {
 		return d.config, nil
@@ -165,8 +174,20 @@ func (a *adapter) config(d decoded) (component.Config, error) {
 }
 
 // CurrentHealth reports the upstream component's health: unhealthy when
-// it failed to start or reported an error status.
-func (a *adapter) CurrentHealth() flowcomp.Health { return a.health.get() }
+// it failed to start or reported an error status, or, for an exporter,
+// while its sends fail or its queue is full (sending.go).
+func (a *adapter) CurrentHealth() flowcomp.Health {
+	h := a.health.get()
+	if h.Health != flowcomp.HealthHealthy {
+		return h
+	}
+	if s := a.sending.Load(); s != nil {
+		if msg, since, bad := s.problem(time.Now()); bad {
+			return flowcomp.Health{Health: flowcomp.HealthUnhealthy, Message: msg, UpdateTime: since}
+		}
+	}
+	return h
+}
 
 // Starting reports whether Run has not yet finished starting the
 // upstream component: until then a receiver does not listen, and the
@@ -262,6 +283,7 @@ func (a *adapter) startLocked(inst *instance) error {
 	if a.input != nil {
 		a.input.Set(inst)
 	}
+	a.sending.Store(inst.probe.send)
 	a.health.healthyUnless(flowcomp.HealthUnhealthy, "running")
 	return nil
 }
@@ -338,17 +360,22 @@ func (a *adapter) applyLocked(d decoded) error {
 		return nil
 	}
 
-	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config)
+	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config) ||
+		a.sameButTargets(a.args, d) // targets.go
 	sameConfig = sameConfig && slices.Equal(a.args.extensions, d.extensions)
 	sameConfig = sameConfig && a.args.routes.sameNames(d.routes)
 	if a.cur != nil && sameConfig && usedSignals(a.args.output) == usedSignals(d.output) {
+		if err := a.retarget(d); err != nil {
+			return err
+		}
 		a.setOutput(d)
 		a.args = d
 		return nil
 	}
 	inst, err := a.newInstance(d)
 	if err != nil {
-		return err // the current instance keeps running
+		_ = a.retarget(a.args) // the current instance's targets
+		return err             // the current instance keeps running
 	}
 	if !a.running {
 		if a.cur != nil {
@@ -393,6 +420,7 @@ func (a *adapter) replaceOverlapped(inst *instance, d decoded) error {
 	}
 	a.setOutput(d)
 	a.input.Set(inst)
+	a.sending.Store(inst.probe.send)
 	a.cur = inst
 	a.args = d
 	a.health.healthy("running")

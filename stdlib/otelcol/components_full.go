@@ -10,7 +10,8 @@ import (
 
 // The components only the full build has (see components.go).
 func init() {
-	RegisterReceiver(prometheusreceiver.NewFactory())
+	// Its static targets are fed through files (promtargets.go).
+	RegisterReceiver(prometheusreceiver.NewFactory(), feedsTargets(feedPrometheusTargets))
 	RegisterProcessor(resourcedetectionprocessor.NewFactory()) // resource_detection, alias resourcedetection
 	RegisterExporter(loadbalancingexporter.NewFactory())       // load_balancing, alias loadbalancing
 }

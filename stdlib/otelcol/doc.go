@@ -18,6 +18,15 @@
 // from, `output` the signals it makes (spanmetrics: traces in, metrics
 // out).
 //
+// Each registration tells the engine which signals its `input` takes
+// (component.Registration.Accepts; signal.go): the factory's, and for a
+// processor or a connector only what it can pass on to its output, so
+// that a script sending traces to a metrics-only exporter is refused at
+// load, as the collector refuses such a pipeline at start. An exporter's
+// health follows its sends (sending.go): unhealthy from its first failed
+// attempt until a request goes through, and while its queue refuses
+// requests.
+//
 // Each registration's Schema (component.Schema) is the upstream factory:
 // it decodes arguments into an Args that knows its factory, names the
 // exports and describes the upstream config's keys.

@@ -59,6 +59,14 @@ var sendFailedMetrics = map[string]telemetry.Signal{
 	"otelcol_exporter_send_failed_log_records":   telemetry.Logs,
 }
 
+// sentMetrics are the exporterhelper's counters of items sent, which tell
+// an exporter's health that a request went through (sending.go).
+var sentMetrics = map[string]bool{
+	"otelcol_exporter_sent_spans":         true,
+	"otelcol_exporter_sent_metric_points": true,
+	"otelcol_exporter_sent_log_records":   true,
+}
+
 // drainPoll is how often drain reads the queue size.
 const drainPoll = 50 * time.Millisecond
 
@@ -66,6 +74,9 @@ const drainPoll = 50 * time.Millisecond
 type probe struct {
 	dropped    func(signal, reason string, n int)
 	persistent bool // the queue is kept in a storage extension
+	// send, for an exporter, learns of the requests sent (sending.go);
+	// nil for other components.
+	send *sending
 
 	retiring atomic.Bool // Shutdown has begun: failures now are drain timeouts
 
@@ -174,7 +185,23 @@ func (m *probeMeter) Int64Counter(name string, opts ...metric.Int64CounterOption
 	if sig, ok := sendFailedMetrics[name]; ok && err == nil {
 		return &failedCounter{Int64Counter: c, sig: sig, p: m.p}, nil
 	}
+	if sentMetrics[name] && err == nil && m.p.send != nil {
+		return &sentCounter{Int64Counter: c, s: m.p.send}, nil
+	}
 	return c, err
+}
+
+// sentCounter tells a sending of each request sent with items in it.
+type sentCounter struct {
+	metric.Int64Counter
+	s *sending
+}
+
+func (c *sentCounter) Add(ctx context.Context, n int64, opts ...metric.AddOption) {
+	c.Int64Counter.Add(ctx, n, opts...)
+	if n > 0 {
+		c.s.sent()
+	}
 }
 
 type failedCounter struct {

@@ -59,6 +59,10 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	inst.probe = &probe{dropped: a.opts.Dropped, persistent: persistentQueue(cfg)}
 	k := a.k
 	s := a.settings
+	if k.class == classExporter {
+		inst.probe.send = &sending{}
+		s.tel.Logger = sendingLogger(s.tel.Logger, inst.probe.send)
+	}
 	s.tel.MeterProvider = probeMeterProvider{MeterProvider: s.tel.MeterProvider, p: inst.probe}
 	if k.class == classExtension {
 		c, err := k.createExtension(s, cfg)

@@ -43,8 +43,10 @@ import (
 // receiver's HTTP handler decodes with pdata and cannot be hooked. The
 // upstream receiver is created without its http protocol (it keeps gRPC),
 // and an otlpHTTP serves the same config beside it. Everything but the
-// decoding is the collector's (v0.158.0, otlpreceiver's otlphttp.go,
-// encoder.go and internal/errors, mirrored here): the server comes from
+// decoding, its bound on nesting (otlpdecode.MaxDepth) and the bytes
+// decoded at once (DecodingBudget, admission.go) is the collector's
+// (v0.158.0, otlpreceiver's otlphttp.go, encoder.go and internal/errors,
+// mirrored here): the server comes from
 // the same confighttp.ServerConfig (TLS, auth, CORS, decompression, body
 // size limit, include_metadata, response headers, its own telemetry), with
 // the same routes, methods, content types, status codes, bodies and
@@ -81,6 +83,7 @@ type otlpHTTP struct {
 	tel      component.TelemetrySettings
 	obsrep   *receiverhelper.ObsReport
 	decoding *httpDecoding
+	admit    *admission // the bytes decoded at once (DecodingBudget)
 
 	traces  consumer.Traces // nil: the route is not served
 	metrics consumer.Metrics
@@ -103,7 +106,8 @@ func newOTLPHTTP(cfg otlpreceiver.HTTPConfig, set receiver.Settings, decoding *h
 	if err != nil {
 		return nil, fmt.Errorf("creating the receiver's http telemetry: %w", err)
 	}
-	return &otlpHTTP{cfg: cfg, tel: set.TelemetrySettings, obsrep: obsrep, decoding: decoding}, nil
+	return &otlpHTTP{cfg: cfg, tel: set.TelemetrySettings, obsrep: obsrep, decoding: decoding,
+		admit: newAdmission(DecodingBudget, set.TelemetrySettings.MeterProvider, "http")}, nil
 }
 
 // setConsumer serves sig, sending its data to next.
@@ -177,6 +181,7 @@ func (h *otlpHTTP) Shutdown(ctx context.Context) error {
 // tracesHandler serves export requests of traces.
 func (h *otlpHTTP) tracesHandler() http.HandlerFunc {
 	e := &exportOf[ptrace.Traces]{
+		admit:     h.admit,
 		proto:     h.decoding.proto.UnmarshalTraces,
 		json:      h.decoding.json.UnmarshalTraces,
 		count:     ptrace.Traces.SpanCount,
@@ -192,6 +197,7 @@ func (h *otlpHTTP) tracesHandler() http.HandlerFunc {
 // metricsHandler serves export requests of metrics.
 func (h *otlpHTTP) metricsHandler() http.HandlerFunc {
 	e := &exportOf[pmetric.Metrics]{
+		admit:     h.admit,
 		proto:     h.decoding.proto.UnmarshalMetrics,
 		json:      h.decoding.json.UnmarshalMetrics,
 		count:     pmetric.Metrics.DataPointCount,
@@ -207,6 +213,7 @@ func (h *otlpHTTP) metricsHandler() http.HandlerFunc {
 // logsHandler serves export requests of logs.
 func (h *otlpHTTP) logsHandler() http.HandlerFunc {
 	e := &exportOf[plog.Logs]{
+		admit:     h.admit,
 		proto:     h.decoding.proto.UnmarshalLogs,
 		json:      h.decoding.json.UnmarshalLogs,
 		count:     plog.Logs.LogRecordCount,
@@ -221,6 +228,7 @@ func (h *otlpHTTP) logsHandler() http.HandlerFunc {
 
 // exportOf is what serving one signal's export requests takes.
 type exportOf[D any] struct {
+	admit     *admission
 	proto     func([]byte) (D, error)
 	json      func([]byte) (D, error)
 	count     func(D) int
@@ -246,6 +254,9 @@ var fallbackMsg = []byte(`{"code": 13, "message": "failed to marshal error messa
 // serveExport serves one export request as the collector's handler does:
 // method and content type checked, body read and decoded (protobuf by
 // otlpdecode), data consumed, response written in the request's encoding.
+// Between reading the body and the end of its consumption, the body's
+// bytes count against the receiver's DecodingBudget; a body that does
+// not fit is refused as retryable (503, Retry-After).
 func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D]) {
 	if r.Method != http.MethodPost {
 		writeResponse(w, "text/plain", http.StatusMethodNotAllowed, fmt.Appendf(nil, "%v method not allowed, supported: [POST]", http.StatusMethodNotAllowed))
@@ -266,6 +277,13 @@ func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D]) 
 		writeError(w, isJSON, err, http.StatusBadRequest)
 		return
 	}
+	cost, ok := e.admit.take(body.Len())
+	if !ok {
+		releaseBody(body)
+		writeError(w, isJSON, errThrottled, http.StatusServiceUnavailable)
+		return
+	}
+	defer e.admit.release(cost)
 	var data D
 	if isJSON {
 		data, err = e.json(body.Bytes())

@@ -195,6 +195,11 @@ type kind struct {
 	// signal; nil for every other kind. It returns nil when it does not
 	// apply (another config type, --no-otlp.encoded-batches).
 	encodedSender func(s settings, cfg component.Config, sig telemetry.Signal) *otlpEncodedSender
+
+	// feed, for a receiver whose targets flowlua feeds through files
+	// (targets.go), splits the targets out of its config; nil for every
+	// other kind.
+	feed targetFeed
 }
 
 // receiverPart is what flowlua serves of a receiver instead of the
@@ -273,12 +278,17 @@ func registerKind(typ, current string, cl class, f component.Factory, opts []Opt
 	case cl == classExtension:
 		k.exports = ExtensionExports{}
 	}
+	var accepts func(telemetry.Signal, [telemetry.NumSignals]bool) error
+	if k.hasInput() {
+		accepts = k.accepts
+	}
 	flowcomp.Register(flowcomp.Registration{
 		Name:    k.name,
 		Doc:     doc,
 		Args:    Args{kind: k},
 		Exports: k.exports,
 		Schema:  k,
+		Accepts: accepts,
 		Build: func(opts flowcomp.Options, args flowcomp.Arguments) (flowcomp.Component, error) {
 			d, err := k.decoded(args)
 			if err != nil {

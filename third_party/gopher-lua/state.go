@@ -792,33 +792,81 @@ func (ls *LState) where(level int, skipg bool) string {
 	return fmt.Sprintf("%v:%v", sourcename, line)
 }
 
+// Bounds of a traceback: of more than tracebackLines lines, it keeps the
+// first and the last tracebackKeep around a line "...".
+const (
+	tracebackLines = 20
+	tracebackKeep  = 7
+)
+
+// stackTrace writes the traceback of the call stack, from its line level
+// on: a line a frame, and after a Lua frame that tail calls replaced one
+// line "(...tail calls...)" however many there were, as PUC Lua 5.2 does.
+// It walks the frames themselves and keeps only the lines it writes, so
+// that neither a long chain of tail calls (a count in one frame) nor a
+// deep stack makes it allocate more than those few lines.
+//
+// flowlua: upstream wrote one line "(tailcall): ?" per tail call into a
+// list it cut to 20 lines only at the end, so that an error after endless
+// tail recursion built a list of one entry per tail call made (gigabytes
+// after a second).
 func (ls *LState) stackTrace(level int) string {
-	buf := []string{}
-	header := "stack traceback:"
-	if ls.currentFrame != nil {
-		i := 0
-		for dbg, ok := ls.GetStack(i); ok; dbg, ok = ls.GetStack(i) {
-			cf := dbg.frame
-			buf = append(buf, fmt.Sprintf("\t%v in %v", ls.Where(i), ls.formattedFrameFuncName(cf)))
-			if !cf.Fn.IsG && cf.TailCall > 0 {
-				for tc := cf.TailCall; tc > 0; tc-- {
-					buf = append(buf, "\t(tailcall): ?")
-					i++
-				}
-			}
-			i++
+	var head []string
+	var tail [tracebackKeep]string // the last lines once past tracebackLines
+	n := 0
+	add := func(line string) {
+		if level > 0 {
+			level--
+			return
+		}
+		if n < tracebackLines {
+			head = append(head, line)
+		} else {
+			tail[n%tracebackKeep] = line
+		}
+		n++
+	}
+	for cf := ls.currentFrame; cf != nil; cf = cf.Parent {
+		add(fmt.Sprintf("\t%v in %v", ls.frameWhere(cf), ls.formattedFrameFuncName(cf)))
+		if !cf.Fn.IsG && cf.TailCall > 0 {
+			add("\t(...tail calls...)")
 		}
 	}
-	buf = append(buf, fmt.Sprintf("\t%v: %v", "[G]", "?"))
-	buf = buf[intMax(0, intMin(level, len(buf))):len(buf)]
-	if len(buf) > 20 {
-		newbuf := make([]string, 0, 20)
-		newbuf = append(newbuf, buf[0:7]...)
-		newbuf = append(newbuf, "\t...")
-		newbuf = append(newbuf, buf[len(buf)-7:len(buf)]...)
-		buf = newbuf
+	add(fmt.Sprintf("\t%v: %v", "[G]", "?"))
+	line := func(i int) string {
+		if i < tracebackLines {
+			return head[i]
+		}
+		return tail[i%tracebackKeep]
 	}
-	return fmt.Sprintf("%s\n%s", header, strings.Join(buf, "\n"))
+	var b strings.Builder
+	b.WriteString("stack traceback:")
+	for i := 0; i < n; i++ {
+		if n > tracebackLines && i == tracebackKeep {
+			b.WriteString("\n\t...")
+			i = n - tracebackKeep
+		}
+		b.WriteString("\n")
+		b.WriteString(line(i))
+	}
+	if n == 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// frameWhere is where(level, false) for the frame cf: "source:line:" of
+// a Lua function, "[G]:" of a Go function.
+func (ls *LState) frameWhere(cf *callFrame) string {
+	proto := cf.Fn.Proto
+	if proto == nil {
+		return "[G]:"
+	}
+	line := ""
+	if cf.Pc > 0 {
+		line = fmt.Sprintf("%v:", proto.DbgSourcePositions[cf.Pc-1])
+	}
+	return fmt.Sprintf("%v:%v", proto.SourceName, line)
 }
 
 func (ls *LState) formattedFrameFuncName(fr *callFrame) string {
@@ -1816,6 +1864,21 @@ func (ls *LState) GetInfo(what string, dbg *Debug, fn LValue) (LValue, error) {
 
 }
 
+// EachFrame calls fn with each frame of the call stack, the running one
+// first, until fn returns false. GetStack's levels count each tail call a
+// frame made as a level of its own (whose Debug is the bottom frame's), so
+// that walking the stack by level costs as many steps as tail calls were
+// made; EachFrame visits the frames only.
+//
+// flowlua: not in upstream (luabind/luamem walks the stack with it).
+func (ls *LState) EachFrame(fn func(dbg *Debug) bool) {
+	for frame := ls.currentFrame; frame != nil; frame = frame.Parent {
+		if !fn(&Debug{frame: frame}) {
+			return
+		}
+	}
+}
+
 func (ls *LState) GetStack(level int) (*Debug, bool) {
 	frame := ls.currentFrame
 	for ; level > 0 && frame != nil; frame = frame.Parent {
@@ -2285,6 +2348,39 @@ func (ls *LState) SetContext(ctx context.Context) {
 	if p, ok := ctx.(interface{ PollFlag() *atomic.Uint32 }); ok {
 		ls.ctxFlag = p.PollFlag()
 	}
+}
+
+// ContextErr returns the context's error once it is done, else nil
+// (also without a context). A Go function that runs long without
+// returning to the VM calls it now and then, as the VM polls between
+// instructions; it polls the same way (the poll flag first, see
+// SetContext), so it may be called often.
+//
+// flowlua: not in upstream.
+func (ls *LState) ContextErr() error {
+	if ls.ctx == nil {
+		return nil
+	}
+	if f := ls.ctxFlag; f != nil && f.Load() == 0 {
+		return nil
+	}
+	if done := ls.ctx.Done(); done != nil {
+		select {
+		case <-done:
+			return ls.ctx.Err()
+		default:
+		}
+	}
+	return nil
+}
+
+// patternStop is the stop function of the pattern matcher (pm.FindStop)
+// in a call that L runs: the context's error, or nil without a context.
+func (ls *LState) patternStop() func() error {
+	if ls.ctx == nil {
+		return nil
+	}
+	return ls.ContextErr
 }
 
 // Context returns the LState's context. To change the context, use WithContext.

@@ -112,7 +112,7 @@ func strFind(L *LState) int {
 		return 2
 	}
 
-	mds, err := pm.Find(pattern, unsafeFastStringToReadOnlyBytes(str), init, 1)
+	mds, err := pm.FindStop(pattern, unsafeFastStringToReadOnlyBytes(str), init, 1, L.patternStop())
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -152,7 +152,7 @@ func strGsub(L *LState) int {
 	repl := L.CheckAny(3)
 	limit := L.OptInt(4, -1)
 
-	mds, err := pm.Find(pat, unsafeFastStringToReadOnlyBytes(str), 0, limit)
+	mds, err := pm.FindStop(pat, unsafeFastStringToReadOnlyBytes(str), 0, limit, L.patternStop())
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -327,7 +327,7 @@ func strGmatchIter(L *LState) int {
 func strGmatch(L *LState) int {
 	str := L.CheckString(1)
 	pattern := L.CheckString(2)
-	mds, err := pm.Find(pattern, []byte(str), 0, -1)
+	mds, err := pm.FindStop(pattern, []byte(str), 0, -1, L.patternStop())
 	if err != nil {
 		L.RaiseError(err.Error())
 	}
@@ -363,7 +363,7 @@ func strMatch(L *LState) int {
 		offset = 0
 	}
 
-	mds, err := pm.Find(pattern, unsafeFastStringToReadOnlyBytes(str), offset, 1)
+	mds, err := pm.FindStop(pattern, unsafeFastStringToReadOnlyBytes(str), offset, 1, L.patternStop())
 	if err != nil {
 		L.RaiseError(err.Error())
 	}

@@ -72,6 +72,7 @@ func (tb *LTable) Append(value LValue) {
 	}
 	if len(tb.array) == 0 || tb.array[len(tb.array)-1] != LNil {
 		tb.array = append(tb.array, value)
+		tb.pullHashInts()
 	} else {
 		i := len(tb.array) - 2
 		for ; i >= 0; i-- {
@@ -100,6 +101,7 @@ func (tb *LTable) Insert(i int, value LValue) {
 	tb.array = append(tb.array, LNil)
 	copy(tb.array[i+1:], tb.array[i:])
 	tb.array[i] = value
+	tb.pullHashInts()
 }
 
 // MaxN returns a maximum number key that nil value does not exist before it.
@@ -148,22 +150,7 @@ func (tb *LTable) RawSet(key LValue, value LValue) {
 	switch v := key.(type) {
 	case LNumber:
 		if isArrayKey(v) {
-			if tb.array == nil {
-				tb.array = make([]LValue, 0, defaultArrayCap)
-			}
-			index := int(v) - 1
-			alen := len(tb.array)
-			switch {
-			case index == alen:
-				tb.array = append(tb.array, value)
-			case index > alen:
-				for i := 0; i < (index - alen); i++ {
-					tb.array = append(tb.array, LNil)
-				}
-				tb.array = append(tb.array, value)
-			case index < alen:
-				tb.array[index] = value
-			}
+			tb.setInt(int(v), value)
 			return
 		}
 	case LString:
@@ -180,28 +167,87 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 		tb.RawSetH(LNumber(key), value)
 		return
 	}
-	if tb.array == nil {
-		tb.array = make([]LValue, 0, 32)
-	}
+	tb.setInt(key, value)
+}
+
+// arrayGap is how far past the end of an array part of n slots an
+// integer key may be and still go into the array (the slots between
+// filled with nil); a key further out goes into the hash part. The array
+// part is so kept more than half full past its first slots, as PUC Lua's
+// rehash keeps it.
+//
+// flowlua: upstream filled any gap with nils up to MaxArrayIndex, so that
+// one assignment, t[67108863] = 1, allocated a gigabyte in one Go call,
+// which no memory budget polled between instructions can stop.
+func arrayGap(n int) int { return n + defaultArrayCap }
+
+// setInt sets the integer key (1 <= key < MaxArrayIndex). Keys up to the
+// array part's length are in the array part; keys further out are in the
+// hash part (dict) until the array part grows to them.
+func (tb *LTable) setInt(key int, value LValue) {
 	index := key - 1
 	alen := len(tb.array)
 	switch {
-	case index == alen:
-		tb.array = append(tb.array, value)
-	case index > alen:
-		for i := 0; i < (index - alen); i++ {
-			tb.array = append(tb.array, LNil)
-		}
-		tb.array = append(tb.array, value)
 	case index < alen:
 		tb.array[index] = value
+		return
+	case index > alen+arrayGap(alen):
+		tb.RawSetH(LNumber(key), value)
+		return
+	}
+	if tb.dict != nil {
+		if _, ok := tb.dict[LNumber(key)]; ok {
+			tb.RawSetH(LNumber(key), value)
+			return
+		}
+	}
+	if value == LNil {
+		return // past the end: nothing to store
+	}
+	if tb.array == nil {
+		tb.array = make([]LValue, 0, defaultArrayCap)
+	}
+	for len(tb.array) < index {
+		tb.array = append(tb.array, tb.takeHashInt(len(tb.array)+1))
+	}
+	tb.array = append(tb.array, value)
+	tb.pullHashInts()
+}
+
+// takeHashInt removes the integer key from the hash part and returns its
+// value (nil when it is not there), for the array part to take it.
+func (tb *LTable) takeHashInt(key int) LValue {
+	if tb.dict == nil {
+		return LNil
+	}
+	v, ok := tb.dict[LNumber(key)]
+	if !ok {
+		return LNil
+	}
+	delete(tb.dict, LNumber(key))
+	return v
+}
+
+// pullHashInts moves into the array part the keys of the hash part that
+// follow its end, after the array part grew.
+func (tb *LTable) pullHashInts() {
+	for tb.dict != nil && len(tb.dict) > 0 {
+		v := tb.takeHashInt(len(tb.array) + 1)
+		if v == LNil {
+			return
+		}
+		tb.array = append(tb.array, v)
 	}
 }
 
 // RawSetString sets a given LValue to a given string index without the __newindex metamethod.
+//
+// flowlua: the hash part a table's first string key makes has no
+// capacity hint (upstream's 32 made a map of about 2.5 KiB for a table of
+// one field); Go's maps grow as keys come.
 func (tb *LTable) RawSetString(key string, value LValue) {
 	if tb.strdict == nil {
-		tb.strdict = make(map[string]LValue, defaultHashCap)
+		tb.strdict = make(map[string]LValue)
 	}
 	if tb.keys == nil {
 		tb.keys = []LValue{}
@@ -212,12 +258,11 @@ func (tb *LTable) RawSetString(key string, value LValue) {
 		// TODO tb.keys and tb.k2i should also be removed
 		delete(tb.strdict, key)
 	} else {
-		tb.strdict[key] = value
 		lkey := LString(key)
 		if _, ok := tb.k2i[lkey]; !ok {
-			tb.k2i[lkey] = len(tb.keys)
-			tb.keys = append(tb.keys, lkey)
+			tb.addKey(lkey)
 		}
+		tb.strdict[key] = value
 	}
 }
 
@@ -239,12 +284,119 @@ func (tb *LTable) RawSetH(key LValue, value LValue) {
 		// TODO tb.keys and tb.k2i should also be removed
 		delete(tb.dict, key)
 	} else {
-		tb.dict[key] = value
 		if _, ok := tb.k2i[key]; !ok {
-			tb.k2i[key] = len(tb.keys)
-			tb.keys = append(tb.keys, key)
+			tb.addKey(key)
+		}
+		tb.dict[key] = value
+	}
+}
+
+// addKey records a new key of the hash part in keys, which Next walks.
+// Keys set to nil stay there (a traversal may clear the fields it
+// visits); once they are half of keys, the new key's insertion (which
+// ends any traversal: Lua leaves next undefined after it) drops them and
+// rebuilds the maps, which Go never shrinks.
+//
+// flowlua: upstream never dropped them, so that a table used as a cache
+// (keys set, later cleared) grew without bound.
+func (tb *LTable) addKey(key LValue) {
+	if n := len(tb.keys); n >= 64 && n >= 2*(len(tb.strdict)+len(tb.dict)) {
+		tb.compactKeys()
+	}
+	tb.k2i[key] = len(tb.keys)
+	tb.keys = append(tb.keys, key)
+}
+
+// compactKeys drops from keys the keys whose value is nil (or which moved
+// to the array part) and rebuilds the hash part's maps to their size.
+func (tb *LTable) compactKeys() {
+	live := make([]LValue, 0, len(tb.strdict)+len(tb.dict)+1)
+	for _, k := range tb.keys {
+		if tb.RawGetH(k) != LNil {
+			live = append(live, k)
 		}
 	}
+	tb.keys = live
+	tb.k2i = make(map[LValue]int, len(live))
+	for i, k := range live {
+		tb.k2i[k] = i
+	}
+	if tb.strdict != nil {
+		m := make(map[string]LValue, len(tb.strdict))
+		for k, v := range tb.strdict {
+			m[k] = v
+		}
+		tb.strdict = m
+	}
+	if tb.dict != nil {
+		m := make(map[LValue]LValue, len(tb.dict))
+		for k, v := range tb.dict {
+			m[k] = v
+		}
+		tb.dict = m
+	}
+}
+
+// Mark reports whether the table was marked with epoch (not 0) before,
+// and marks it: a walk of the values a state can reach (luabind/luamem)
+// takes a new epoch and so sees each table once without a set of the
+// tables it saw. Only the goroutine that runs the table's state may call
+// it.
+//
+// flowlua: not in upstream.
+func (tb *LTable) Mark(epoch uint32) bool {
+	if tb.mark == epoch {
+		return true
+	}
+	tb.mark = epoch
+	return false
+}
+
+// Sizes for Footprint, in bytes, on 64-bit machines.
+const (
+	tableStructBytes = 96 // an LTable, rounded up to its size class
+	valueBytes       = 16 // an LValue: an array slot, an entry of keys
+	emptyMapBytes    = 48
+)
+
+// mapBytes estimates the bytes of a Go map that held up to n entries of
+// slot bytes each: Go's maps (swiss tables) keep a control byte a slot,
+// slots a power of two at most 7/8 full, and never shrink; the factor
+// 5/4 is the tables' and directories' overhead, measured.
+func mapBytes(n, slot int) int64 {
+	if n == 0 {
+		return emptyMapBytes
+	}
+	slots := 8
+	for slots*7/8 < n {
+		slots *= 2
+	}
+	return emptyMapBytes + int64(slots)*int64(slot+1)*5/4
+}
+
+// Footprint estimates the bytes this table's own structure holds on the
+// Go heap: the table, its array part's capacity, and its hash part (the
+// maps, and the list of keys Next walks) as large as it has been. The
+// values and keys it refers to (strings, boxed numbers, other tables) are
+// not included: whoever walks the table counts them once each.
+//
+// flowlua: not in upstream (luabind/luamem's memory budget).
+func (tb *LTable) Footprint() int64 {
+	n := int64(tableStructBytes) + int64(cap(tb.array))*valueBytes
+	if tb.keys != nil {
+		dead := max(len(tb.keys)-len(tb.strdict)-len(tb.dict), 0)
+		if tb.strdict != nil {
+			n += mapBytes(len(tb.strdict)+dead, 16+valueBytes)
+			dead = 0
+		}
+		if tb.dict != nil {
+			n += mapBytes(len(tb.dict)+dead, 2*valueBytes)
+		}
+		n += int64(cap(tb.keys))*valueBytes + mapBytes(len(tb.keys), valueBytes+8)
+	} else if tb.strdict != nil {
+		n += mapBytes(len(tb.strdict), 16+valueBytes)
+	}
+	return n
 }
 
 // RawGet returns an LValue associated with a given key without __index metamethod.
@@ -252,14 +404,16 @@ func (tb *LTable) RawGet(key LValue) LValue {
 	switch v := key.(type) {
 	case LNumber:
 		if isArrayKey(v) {
-			if tb.array == nil {
+			if index := int(v) - 1; index < len(tb.array) {
+				return tb.array[index]
+			}
+			if tb.dict == nil {
 				return LNil
 			}
-			index := int(v) - 1
-			if index >= len(tb.array) {
-				return LNil
+			if v, ok := tb.dict[key]; ok {
+				return v
 			}
-			return tb.array[index]
+			return LNil
 		}
 	case LString:
 		if tb.strdict == nil {
@@ -281,14 +435,16 @@ func (tb *LTable) RawGet(key LValue) LValue {
 
 // RawGetInt returns an LValue at position `key` without __index metamethod.
 func (tb *LTable) RawGetInt(key int) LValue {
-	if tb.array == nil {
+	if index := key - 1; index >= 0 && index < len(tb.array) {
+		return tb.array[index]
+	}
+	if tb.dict == nil {
 		return LNil
 	}
-	index := int(key) - 1
-	if index >= len(tb.array) || index < 0 {
-		return LNil
+	if v, ok := tb.dict[LNumber(key)]; ok {
+		return v
 	}
-	return tb.array[index]
+	return LNil
 }
 
 // RawGet returns an LValue associated with a given key without __index metamethod.
@@ -356,7 +512,9 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 	}
 
 	if init || key != LNumber(0) {
-		if kv, ok := key.(LNumber); ok && isInteger(kv) && int(kv) >= 0 && kv < LNumber(MaxArrayIndex) {
+		// flowlua: an integer key past the array part is the hash part's
+		// (setInt), and its successor is found there.
+		if kv, ok := key.(LNumber); ok && isInteger(kv) && int(kv) >= 0 && int(kv) <= len(tb.array) {
 			index := int(kv)
 			if tb.array != nil {
 				for ; index < len(tb.array); index++ {

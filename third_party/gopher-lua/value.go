@@ -149,6 +149,10 @@ type LTable struct {
 	strdict map[string]LValue
 	keys    []LValue
 	k2i     map[LValue]int
+
+	// flowlua: the last walk that visited the table (Mark); in the
+	// padding of the struct's size class, so free.
+	mark uint32
 }
 
 func (tb *LTable) String() string   { return fmt.Sprintf("table: %p", tb) }

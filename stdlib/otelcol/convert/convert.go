@@ -42,6 +42,7 @@
 package convert
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -165,7 +166,9 @@ func (c *converter) leaveOut(line int, format string, args ...any) {
 }
 
 // Convert converts a collector config. The error is only for YAML that
-// does not parse; what does not convert is in Result.Problems.
+// does not parse, or that expands past maxExpandedNodes or
+// maxExpandedDepth through its aliases; what does not convert is in
+// Result.Problems.
 func Convert(src []byte, o Options) (*Result, error) {
 	if o.Filename == "" {
 		o.Filename = "config.yaml"
@@ -175,6 +178,13 @@ func Convert(src []byte, o Options) (*Result, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Filename, err)
+	}
+	if err := checkAliases(&doc); err != nil {
+		var ae *aliasError
+		if errors.As(err, &ae) {
+			return nil, fmt.Errorf("%s:%d: %s", o.Filename, ae.line, ae.msg)
+		}
 		return nil, fmt.Errorf("%s: %w", o.Filename, err)
 	}
 	c := &converter{file: o.Filename, base: filepath.Base(o.Filename), cat: o.Catalog, decls: map[string][]*decl{}, byID: map[string]map[string]*decl{}, labels: labels{}}

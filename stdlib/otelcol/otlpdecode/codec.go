@@ -172,15 +172,24 @@ func (c *Codec) MarshalStatsOf(signal string) *MarshalStats {
 }
 
 // Unmarshal decodes an OTLP export request with the fast path when it is
-// on and accepts the request, else with the wrapped codec.
+// on and accepts the request, else, unless the request is too deep for
+// it (ErrTooDeep: refused), with the wrapped codec.
 func (c *Codec) Unmarshal(data mem.BufferSlice, v any) error {
-	if r, ok := c.requestOf(v); ok {
-		if c.enabled && c.fast(r, data, v) {
-			c.stats[r.signal].Fast.Add(1)
-			return nil
-		}
-		c.stats[r.signal].Pdata.Add(1)
+	r, ok := c.requestOf(v)
+	if !ok {
+		return c.delegate.Unmarshal(data, v)
 	}
+	buf := data.MaterializeToBuffer(bufferPool)
+	err := c.fast(r, buf.ReadOnlyData(), v)
+	buf.Free()
+	if err == nil {
+		c.stats[r.signal].Fast.Add(1)
+		return nil
+	}
+	if refused(err) {
+		return err
+	}
+	c.stats[r.signal].Pdata.Add(1)
 	return c.delegate.Unmarshal(data, v)
 }
 
@@ -195,22 +204,38 @@ func (c *Codec) requestOf(v any) (request, bool) {
 	return request{}, false
 }
 
-// fast decodes data into v and reports whether it did.
-func (c *Codec) fast(r request, data mem.BufferSlice, v any) bool {
-	buf := data.MaterializeToBuffer(bufferPool)
-	defer buf.Free()
-	msg, ok := guarded(buf.ReadOnlyData(), r.decode)
-	if ok {
-		reflect.ValueOf(v).Elem().Set(msg)
+// fast decodes buf into v with the fast path when it is on: nil when it
+// did, ErrTooDeep when the request is refused, another error when it is
+// left to pdata's decoder. Off, it only checks the request's depth, which
+// pdata's decoder does not bound.
+func (c *Codec) fast(r request, buf []byte, v any) error {
+	if !c.enabled {
+		if err := checkDepth(buf, r.signal); err != nil {
+			return err
+		}
+		return errUnsupported
 	}
-	return ok
+	msg, err := guarded(buf, r.decode)
+	if err == nil {
+		reflect.ValueOf(v).Elem().Set(msg)
+		return nil
+	}
+	if refused(err) {
+		return err
+	}
+	// Declined, perhaps before reaching a deep value: checked before
+	// pdata's decoder reads it.
+	if err := checkDepth(buf, r.signal); err != nil {
+		return err
+	}
+	return err
 }
 
-// guarded decodes buf with decode and a pooled decoder and reports
-// whether it did. A panic in the fast path (a bug: the tests and fuzzing
-// look for them) is logged once and leaves the request to pdata rather
-// than taking the process down.
-func guarded[T any](buf []byte, decode func(*decoder, []byte) (T, error)) (out T, ok bool) {
+// guarded decodes buf with decode and a pooled decoder. A panic in the
+// fast path (a bug: the tests and fuzzing look for them) is logged once
+// and leaves the request to pdata (errUnsupported) rather than taking the
+// process down.
+func guarded[T any](buf []byte, decode func(*decoder, []byte) (T, error)) (out T, err error) {
 	d := decoders.Get().(*decoder)
 	defer func() {
 		if p := recover(); p != nil {
@@ -218,17 +243,17 @@ func guarded[T any](buf []byte, decode func(*decoder, []byte) (T, error)) (out T
 				slog.Error("OTLP fast decoding panicked; the request goes to pdata's decoder", "panic", p, "stack", string(debug.Stack()))
 			})
 			var zero T
-			out, ok = zero, false
+			out, err = zero, errUnsupported
 			return
 		}
 		decoders.Put(d)
 	}()
-	out, err := decode(d, buf)
+	out, err = decode(d, buf)
 	if err != nil {
 		var zero T
-		return zero, false
+		return zero, err
 	}
-	return out, true
+	return out, nil
 }
 
 var panicOnce sync.Once

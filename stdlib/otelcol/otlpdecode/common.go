@@ -251,6 +251,17 @@ func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
 	return nil
 }
 
+// deeper enters the n elements of an array or a key-value list: one
+// level of AnyValue more, ErrTooDeep when they would be past MaxDepth.
+// The caller leaves the level (d.depth--) once they are decoded; a failed
+// request resets it (begin).
+func (d *decoder) deeper(n int) error {
+	if d.depth++; d.depth >= MaxDepth && n > 0 {
+		return ErrTooDeep
+	}
+	return nil
+}
+
 // value decodes the AnyValue payload b into v.
 func (d *decoder) value(v pcommon.Value, b []byte) error {
 	if len(b) == 0 {
@@ -295,6 +306,9 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if err != nil {
 			return err
 		}
+		if err := d.deeper(n); err != nil {
+			return err
+		}
 		s.EnsureCapacity(n)
 		e := fields(f.data())
 		for e.next() {
@@ -308,6 +322,7 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if e.bad {
 			return errUnsupported
 		}
+		d.depth--
 	case 6: // KeyValueList{values = 1}
 		if f.typ != protowire.BytesType {
 			return errUnsupported
@@ -324,7 +339,13 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if e.bad {
 			return errUnsupported
 		}
-		return d.attributes(m, f.data(), 1, &kvs)
+		if err := d.deeper(kvs.n); err != nil {
+			return err
+		}
+		if err := d.attributes(m, f.data(), 1, &kvs); err != nil {
+			return err
+		}
+		d.depth--
 	case 7:
 		if f.typ != protowire.BytesType {
 			return errUnsupported

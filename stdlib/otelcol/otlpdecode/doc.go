@@ -42,4 +42,12 @@
 // an escaped key, a surrogate escape, a number jsoniter might read
 // differently. Fuzzing checks that it agrees with pdata's JSON decoder on
 // any input.
+//
+// Every path refuses a request whose values (attributes, log bodies) nest
+// arrays or key-value lists deeper than MaxDepth, with ErrTooDeep, and no
+// such request reaches pdata's decoders, which recurse without a bound
+// (limits.go): the fast decoders count the levels as they go, and what
+// they leave to pdata is checked first (protobuf: the fields that lead to
+// values, exactly; JSON: the nesting of its arrays and objects, at most
+// maxJSONNesting).
 package otlpdecode

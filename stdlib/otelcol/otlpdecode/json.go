@@ -23,7 +23,7 @@ import (
 // \u escape, a number jsoniter would read differently or reject, an ID
 // or base64 value with an escape, and trailing input.
 
-// errDecline is transcode's one error: pdata's JSON decoder decides.
+// errDecline is transcode's error for what pdata's JSON decoder decides.
 var errDecline = errors.New("otlpdecode: left to pdata's JSON decoder")
 
 // jkind is how a JSON value of a field becomes protobuf.
@@ -392,21 +392,25 @@ func init() {
 	)
 }
 
-// maxJSONDepth bounds the nesting transcode follows (AnyValue arrays and
-// maps nest without limit); deeper input is declined.
-const maxJSONDepth = 64
+// maxJSONDepth bounds the nesting of objects transcode follows; deeper
+// input is declined. It is above the objects of any request whose
+// AnyValues are within MaxDepth, and of one a level past it (an exemplar's
+// attribute value is the 9th object, and each level of AnyValue adds 3),
+// so that what is too deep is refused (ErrTooDeep), not declined.
+const maxJSONDepth = 3*MaxDepth + 16
 
 // transcoder rewrites one JSON request as protobuf.
 type transcoder struct {
-	in    []byte
-	pos   int
-	out   []byte
-	depth int
+	in     []byte
+	pos    int
+	out    []byte
+	depth  int // objects entered
+	values int // AnyValues entered (MaxDepth)
 }
 
 // transcode appends the protobuf encoding of the JSON export request in,
 // whose top-level message is m, to out; errDecline when pdata's JSON
-// decoder must decide.
+// decoder must decide, ErrTooDeep for an AnyValue deeper than MaxDepth.
 func transcode(in []byte, m *jmessage, out []byte) ([]byte, error) {
 	t := transcoder{in: in, out: out}
 	if err := t.object(m); err != nil {
@@ -560,13 +564,22 @@ func (t *transcoder) endMessage(start int) {
 	protowire.AppendVarint(t.out[start-2:start-2], uint64(n))
 }
 
-// message transcodes an object of field f's message as field f.
+// message transcodes an object of field f's message as field f. An
+// AnyValue deeper than MaxDepth is refused (ErrTooDeep).
 func (t *transcoder) message(f *jfield) error {
+	if f.msg == &jAnyValue {
+		if t.values++; t.values > MaxDepth {
+			return ErrTooDeep
+		}
+	}
 	start := t.beginMessage(f.num)
 	if err := t.object(f.msg); err != nil {
 		return err
 	}
 	t.endMessage(start)
+	if f.msg == &jAnyValue {
+		t.values--
+	}
 	return nil
 }
 

@@ -307,26 +307,67 @@ func TestTranscodeLengths(t *testing.T) {
 // fuzzJSON checks, for any input, that a JSONUnmarshaler with the fast
 // path agrees with pdata's JSON decoder: the same data, or an error when
 // pdata fails (pdata's own, as the fast path declines then).
-func fuzzJSON(f *testing.F, s jsonSignal) {
+//
+// It refuses (ErrTooDeep) exactly the requests whose values nest deeper
+// than MaxDepth, and those whose arrays and objects nest deeper than
+// maxJSONNesting.
+func fuzzJSON(f *testing.F, i int) {
+	s := jsonSignals[i]
 	for _, in := range jsonInputs(f, s) {
 		f.Add(in)
 	}
 	for _, c := range jsonCases() {
 		f.Add([]byte(c.json))
 	}
+	for _, in := range deepJSONCases(i) {
+		f.Add(in)
+	}
 	u := NewJSONUnmarshaler(true)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want, perr := s.pdata(in)
 		got, err := s.unmarshal(u, in)
+		if checkJSONNesting(in) != nil {
+			if !refused(err) {
+				t.Fatalf("took JSON nested deeper than %d: %v", maxJSONNesting, err)
+			}
+			return
+		}
+		// An AnyValue takes at least 3 levels of JSON (its object, an
+		// arrayValue's object, its values array).
+		if agreesOnDepth(t, i, err, jsonNesting(in) > 3*MaxDepth, want, perr) {
+			return
+		}
 		if (err == nil) != (perr == nil) || !bytes.Equal(got, want) {
 			t.Fatalf("the JSONUnmarshaler disagrees with pdata: %v, pdata %v", err, perr)
 		}
 	})
 }
 
-func FuzzJSONTraces(f *testing.F)  { fuzzJSON(f, jsonSignals[0]) }
-func FuzzJSONMetrics(f *testing.F) { fuzzJSON(f, jsonSignals[1]) }
-func FuzzJSONLogs(f *testing.F)    { fuzzJSON(f, jsonSignals[2]) }
+// jsonNesting returns how deeply the arrays and objects of JSON nest,
+// strings skipped.
+func jsonNesting(in []byte) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(in); i++ {
+		switch in[i] {
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		case '"':
+			for i++; i < len(in) && in[i] != '"'; i++ {
+				if in[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return deepest
+}
+
+func FuzzJSONTraces(f *testing.F)  { fuzzJSON(f, 0) }
+func FuzzJSONMetrics(f *testing.F) { fuzzJSON(f, 1) }
+func FuzzJSONLogs(f *testing.F)    { fuzzJSON(f, 2) }
 
 // TestPlainPrefix compares the eight-bytes-at-a-time scan with a byte
 // loop, for every special byte at every offset of a 20-byte run.

@@ -43,7 +43,7 @@ func (s *switchable) StatsOf(signal string) *Stats { return statsOf(&s.stats, si
 
 // UnmarshalTraces decodes an ExportTraceServiceRequest.
 func (u *Unmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
-	return decode(&u.switchable, 0, buf, (*decoder).traces, func(buf []byte) (ptrace.Traces, error) {
+	return decode(&u.switchable, 0, buf, (*decoder).traces, tracesCheck, func(buf []byte) (ptrace.Traces, error) {
 		req := ptraceotlp.NewExportRequest()
 		err := req.UnmarshalProto(buf)
 		return req.Traces(), err
@@ -52,7 +52,7 @@ func (u *Unmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
 
 // UnmarshalMetrics decodes an ExportMetricsServiceRequest.
 func (u *Unmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
-	return decode(&u.switchable, 1, buf, (*decoder).metrics, func(buf []byte) (pmetric.Metrics, error) {
+	return decode(&u.switchable, 1, buf, (*decoder).metrics, metricsCheck, func(buf []byte) (pmetric.Metrics, error) {
 		req := pmetricotlp.NewExportRequest()
 		err := req.UnmarshalProto(buf)
 		return req.Metrics(), err
@@ -61,7 +61,7 @@ func (u *Unmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
 
 // UnmarshalLogs decodes an ExportLogsServiceRequest.
 func (u *Unmarshaler) UnmarshalLogs(buf []byte) (plog.Logs, error) {
-	return decode(&u.switchable, 2, buf, (*decoder).logs, func(buf []byte) (plog.Logs, error) {
+	return decode(&u.switchable, 2, buf, (*decoder).logs, logsCheck, func(buf []byte) (plog.Logs, error) {
 		req := plogotlp.NewExportRequest()
 		err := req.UnmarshalProto(buf)
 		return req.Logs(), err
@@ -70,17 +70,38 @@ func (u *Unmarshaler) UnmarshalLogs(buf []byte) (plog.Logs, error) {
 
 // decode decodes buf with fast, when the fast path is on and fast
 // accepts buf, else with pdata's decoder of the export request, counting
-// which did in the stats of signal.
-func decode[D any](s *switchable, signal int, buf []byte, fast func(*decoder, []byte) (D, error), pdata func([]byte) (D, error)) (D, error) {
+// which did in the stats of signal. A request too deep (ErrTooDeep: fast
+// found it, or check before pdata's decoder, which would follow any
+// depth) is refused.
+func decode[D any](s *switchable, signal int, buf []byte, fast func(*decoder, []byte) (D, error), check func([]byte) error, pdata func([]byte) (D, error)) (D, error) {
+	var zero D
 	if s.enabled {
-		if d, ok := guarded(buf, fast); ok {
+		d, err := guarded(buf, fast)
+		if err == nil {
 			s.stats[signal].Fast.Add(1)
 			return d, nil
 		}
+		if refused(err) {
+			return zero, err
+		}
+	}
+	if err := check(buf); err != nil {
+		return zero, err
 	}
 	s.stats[signal].Pdata.Add(1)
 	return pdata(buf)
 }
+
+// protoCheck is the depth check of protobuf requests of signal.
+func protoCheck(signal int) func([]byte) error {
+	return func(buf []byte) error { return checkDepth(buf, signal) }
+}
+
+var (
+	tracesCheck  = protoCheck(0)
+	metricsCheck = protoCheck(1)
+	logsCheck    = protoCheck(2)
+)
 
 // JSONUnmarshaler decodes the OTLP/JSON bodies of whole export requests:
 // with the fast path when it is on and both its steps accept the request
@@ -115,7 +136,7 @@ var (
 
 // UnmarshalTraces decodes an ExportTraceServiceRequest in OTLP/JSON.
 func (u *JSONUnmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
-	return decode(&u.switchable, 0, buf, jsonTraces, func(buf []byte) (ptrace.Traces, error) {
+	return decode(&u.switchable, 0, buf, jsonTraces, checkJSONNesting, func(buf []byte) (ptrace.Traces, error) {
 		req := ptraceotlp.NewExportRequest()
 		err := req.UnmarshalJSON(buf)
 		return req.Traces(), err
@@ -124,7 +145,7 @@ func (u *JSONUnmarshaler) UnmarshalTraces(buf []byte) (ptrace.Traces, error) {
 
 // UnmarshalMetrics decodes an ExportMetricsServiceRequest in OTLP/JSON.
 func (u *JSONUnmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) {
-	return decode(&u.switchable, 1, buf, jsonMetrics, func(buf []byte) (pmetric.Metrics, error) {
+	return decode(&u.switchable, 1, buf, jsonMetrics, checkJSONNesting, func(buf []byte) (pmetric.Metrics, error) {
 		req := pmetricotlp.NewExportRequest()
 		err := req.UnmarshalJSON(buf)
 		return req.Metrics(), err
@@ -133,7 +154,7 @@ func (u *JSONUnmarshaler) UnmarshalMetrics(buf []byte) (pmetric.Metrics, error) 
 
 // UnmarshalLogs decodes an ExportLogsServiceRequest in OTLP/JSON.
 func (u *JSONUnmarshaler) UnmarshalLogs(buf []byte) (plog.Logs, error) {
-	return decode(&u.switchable, 2, buf, jsonLogs, func(buf []byte) (plog.Logs, error) {
+	return decode(&u.switchable, 2, buf, jsonLogs, checkJSONNesting, func(buf []byte) (plog.Logs, error) {
 		req := plogotlp.NewExportRequest()
 		err := req.UnmarshalJSON(buf)
 		return req.Logs(), err

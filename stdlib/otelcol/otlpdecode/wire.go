@@ -169,11 +169,14 @@ type decoder struct {
 	metricItems, pointPtrs chunk
 	dataBoxes, dataMsgs    [numMetricTypes]chunk
 	metricsLeft            int
+	// depth is how many arrays and key-value lists enclose the AnyValue
+	// being decoded: its depth (limits.go) less one.
+	depth int
 }
 
 // begin prepares d for a request: slabs on when allowed.
 func (d *decoder) begin() {
-	d.slabs, d.left = slabsOn(), 0
+	d.slabs, d.left, d.depth = slabsOn(), 0, 0
 	if d.pairs == nil {
 		d.pairs = new(pairTable)
 	}

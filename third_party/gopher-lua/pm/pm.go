@@ -527,11 +527,15 @@ func compilePattern(p pattern, ps ...*iptr) []inst {
 
 // Simple recursive virtual machine based on the
 // "Regular Expression Matching: the Virtual Machine Approach" (https://swtch.com/~rsc/regexp/regexp2.html)
-func recursiveVM(src []byte, insts []inst, pc, sp, recLevel int, ms ...*MatchData) (bool, int, *MatchData) {
+//
+// flowlua: each step (a call of recursiveVM) counts against st, which
+// asks its stop function every stopEvery steps whether to give up.
+func recursiveVM(st *steps, src []byte, insts []inst, pc, sp, recLevel int, ms ...*MatchData) (bool, int, *MatchData) {
 	recLevel++
 	if recLevel > maxRecursionLevel {
 		panic(newError(_UNKNOWN, "pattern/input too complex"))
 	}
+	st.step()
 	var m *MatchData
 	if len(ms) == 0 {
 		m = newMatchState()
@@ -556,14 +560,14 @@ redo:
 		pc = inst.Operand1
 		goto redo
 	case opSplit:
-		if ok, nsp, _ := recursiveVM(src, insts, inst.Operand1, sp, recLevel, m); ok {
+		if ok, nsp, _ := recursiveVM(st, src, insts, inst.Operand1, sp, recLevel, m); ok {
 			return true, nsp, m
 		}
 		pc = inst.Operand2
 		goto redo
 	case opSave:
 		s := m.setCapture(inst.Operand1, sp)
-		if ok, nsp, _ := recursiveVM(src, insts, pc+1, sp, recLevel, m); ok {
+		if ok, nsp, _ := recursiveVM(st, src, insts, pc+1, sp, recLevel, m); ok {
 			return true, nsp, m
 		}
 		m.restoreCapture(inst.Operand1, s)
@@ -613,21 +617,62 @@ redo:
 
 /* API {{{ */
 
+// stopEvery is how many steps of the matcher run between two calls of
+// the stop function given to FindStop.
+const stopEvery = 1024
+
+// steps counts the steps of one search and asks stop, every stopEvery of
+// them, whether to give up.
+type steps struct {
+	n    int
+	stop func() error
+}
+
+// stopped carries the error of a stop function out of the matcher.
+type stopped struct{ err error }
+
+func (st *steps) step() {
+	if st.stop == nil {
+		return
+	}
+	st.n++
+	if st.n%stopEvery == 0 {
+		if err := st.stop(); err != nil {
+			panic(stopped{err})
+		}
+	}
+}
+
+// Find returns the matches of the pattern p in src from offset on, at
+// most limit of them (limit < 0: all).
 func Find(p string, src []byte, offset, limit int) (matches []*MatchData, err error) {
+	return FindStop(p, src, offset, limit, nil)
+}
+
+// FindStop is Find that calls stop (when not nil) every so many steps of
+// the matcher and gives up with its error when it returns one. A
+// backtracking pattern can take time exponential in its length on a
+// short subject ("a?a?a?...aaa" against "aaa...b"), or quadratic and
+// more on a long one, in a single call: stop lets the caller bound it
+// (flowlua: the Lua state's context).
+func FindStop(p string, src []byte, offset, limit int, stop func() error) (matches []*MatchData, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if perr, ok := v.(*Error); ok {
 				err = perr
+			} else if s, ok := v.(stopped); ok {
+				matches, err = nil, s.err
 			} else {
 				panic(v)
 			}
 		}
 	}()
+	st := &steps{stop: stop}
 	pat := parsePattern(newScanner([]byte(p)), true)
 	insts := compilePattern(pat)
 	matches = []*MatchData{}
 	for sp := offset; sp <= len(src); {
-		ok, nsp, ms := recursiveVM(src, insts, 0, sp, 0)
+		ok, nsp, ms := recursiveVM(st, src, insts, 0, sp, 0)
 		sp++
 		if ok {
 			if sp < nsp {

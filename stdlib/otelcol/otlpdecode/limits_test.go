@@ -1,0 +1,255 @@
+package otlpdecode
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// nested returns the payload of an AnyValue depth levels deep: depth-1
+// arrays (or key-value lists) of one element around a string.
+func nested(depth int, kvlist bool) []byte {
+	v := bytesField(1, []byte("x"))
+	for range depth - 1 {
+		if kvlist {
+			v = bytesField(6, bytesField(1, append(bytesField(1, []byte("k")), bytesField(2, v)...)))
+		} else {
+			v = bytesField(5, bytesField(1, v))
+		}
+	}
+	return v
+}
+
+// deepRequest returns a request of signal whose one item holds value (an
+// AnyValue payload): a span's attribute, a gauge point's attribute, a log
+// record's body. With declined, the resource starts with a field the fast
+// path leaves to pdata (entity_refs), so that the request goes to pdata's
+// decoder behind the depth check.
+func deepRequest(signal int, value []byte, declined bool) []byte {
+	kv := append(bytesField(1, []byte("deep")), bytesField(2, value)...)
+	var item []byte
+	switch signal {
+	case 0: // ResourceSpans{2: ScopeSpans{2: Span{9: attribute}}}
+		item = bytesField(2, bytesField(2, append(append(bytesField(1, bytes.Repeat([]byte{1}, 16)), bytesField(2, bytes.Repeat([]byte{2}, 8))...), bytesField(9, kv)...)))
+	case 1: // ResourceMetrics{2: ScopeMetrics{2: Metric{5: Gauge{1: NumberDataPoint{7: attribute}}}}}
+		point := protowire.AppendFixed64(protowire.AppendTag(bytesField(7, kv), 4, protowire.Fixed64Type), 0)
+		item = bytesField(2, bytesField(2, append(bytesField(1, []byte("m")), bytesField(5, bytesField(1, point))...)))
+	case 2: // ResourceLogs{2: ScopeLogs{2: LogRecord{5: body}}}
+		item = bytesField(2, bytesField(2, bytesField(5, value)))
+	}
+	if declined {
+		item = append(bytesField(1, bytesField(3, nil)), item...)
+	}
+	return bytesField(1, item)
+}
+
+// deepCases are requests of signal past MaxDepth, for the fuzzers' seeds.
+func deepCases(signal int) [][]byte {
+	return [][]byte{
+		deepRequest(signal, nested(MaxDepth+1, true), false),
+		deepRequest(signal, nested(MaxDepth+1, false), true),
+		deepRequest(signal, nested(MaxDepth, false), false),
+	}
+}
+
+// TestDepthLimit checks the bound at its edge for every signal, on every
+// path a protobuf request takes: a value MaxDepth deep is decoded as
+// pdata decodes it, one level more is refused with ErrTooDeep, by the
+// fast decoder, by the check in front of pdata's decoder when the fast
+// path declines the request, and with the fast path off.
+func TestDepthLimit(t *testing.T) {
+	for i, s := range signals {
+		for _, kvlist := range []bool{false, true} {
+			for _, declined := range []bool{false, true} {
+				for _, fast := range []bool{true, false} {
+					name := fmt.Sprintf("%s/kvlist=%v/declined=%v/fast=%v", signalNames[i], kvlist, declined, fast)
+					t.Run(name, func(t *testing.T) {
+						u := NewUnmarshaler(fast)
+						ok := deepRequest(i, nested(MaxDepth, kvlist), declined)
+						want, err := s.pdata(ok)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, err := s.unmarshal(u, ok)
+						if err != nil {
+							t.Fatalf("depth %d: %v", MaxDepth, err)
+						}
+						if !bytes.Equal(got, want) {
+							t.Fatalf("depth %d: not what pdata decodes", MaxDepth)
+						}
+						viaFast := u.StatsOf(signalNames[i]).Fast.Load()
+						if wantFast := fast && !declined; (viaFast == 1) != wantFast {
+							t.Fatalf("decoded by the fast path: %v, want %v", viaFast == 1, wantFast)
+						}
+						_, err = s.unmarshal(u, deepRequest(i, nested(MaxDepth+1, kvlist), declined))
+						if !errors.Is(err, ErrTooDeep) {
+							t.Fatalf("depth %d: %v, want ErrTooDeep", MaxDepth+1, err)
+						}
+						if n := u.StatsOf(signalNames[i]).Pdata.Load(); n != 1-viaFast {
+							t.Fatalf("%d requests went to pdata's decoder, want %d (the refused one never)", n, 1-viaFast)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestCodecDepthLimit checks the gRPC codec: a request too deep is
+// refused without reaching the codec it wraps, fast path on or off.
+func TestCodecDepthLimit(t *testing.T) {
+	for _, fast := range []bool{true, false} {
+		c, err := NewGRPCCodec(failingCodec{t}, fast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, declined := range []bool{false, true} {
+			in := deepRequest(0, nested(MaxDepth+1, true), declined)
+			req := ptraceotlp.NewExportRequest()
+			v := reflectOrig(req)
+			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(in)}, v); !errors.Is(err, ErrTooDeep) {
+				t.Errorf("fast=%v declined=%v: %v, want ErrTooDeep", fast, declined, err)
+			}
+		}
+		in := deepRequest(0, nested(MaxDepth, true), false)
+		if fast {
+			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(in)}, reflectOrig(ptraceotlp.NewExportRequest())); err != nil {
+				t.Errorf("depth %d: %v", MaxDepth, err)
+			}
+		}
+	}
+}
+
+// failingCodec is a codec the request must not reach.
+type failingCodec struct{ t *testing.T }
+
+func (failingCodec) Name() string { return "proto" }
+func (f failingCodec) Marshal(any) (mem.BufferSlice, error) {
+	f.t.Error("marshalled by the wrapped codec")
+	return nil, errors.New("no")
+}
+func (f failingCodec) Unmarshal(mem.BufferSlice, any) error {
+	f.t.Error("the request reached the wrapped codec")
+	return errors.New("no")
+}
+
+// nestedJSON returns the OTLP/JSON of an AnyValue depth levels deep.
+func nestedJSON(depth int, kvlist bool) string {
+	v := `{"stringValue":"x"}`
+	for range depth - 1 {
+		if kvlist {
+			v = `{"kvlistValue":{"values":[{"key":"k","value":` + v + `}]}}`
+		} else {
+			v = `{"arrayValue":{"values":[` + v + `]}}`
+		}
+	}
+	return v
+}
+
+// deepJSON returns a JSON request of signal whose one item holds value;
+// with declined, the span or record starts with a field the fast path
+// leaves to pdata's JSON decoder (one it does not know).
+func deepJSON(signal int, value string, declined bool) []byte {
+	lead := ""
+	if declined {
+		lead = `"notAnOTLPField":1,`
+	}
+	switch signal {
+	case 0:
+		return []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{` + lead + `"traceId":"01010101010101010101010101010101","spanId":"0202020202020202","attributes":[{"key":"deep","value":` + value + `}]}]}]}]}`)
+	case 1:
+		return []byte(`{"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"name":"m","gauge":{"dataPoints":[{` + lead + `"asDouble":0,"attributes":[{"key":"deep","value":` + value + `}]}]}}]}]}]}`)
+	default:
+		return []byte(`{"resourceLogs":[{"scopeLogs":[{"logRecords":[{` + lead + `"body":` + value + `}]}]}]}`)
+	}
+}
+
+// deepJSONCases are JSON requests of signal past the bounds, for the
+// fuzzers' seeds.
+func deepJSONCases(signal int) [][]byte {
+	return [][]byte{
+		deepJSON(signal, nestedJSON(MaxDepth+1, true), false),
+		deepJSON(signal, nestedJSON(MaxDepth+1, false), false),
+		deepJSON(signal, nestedJSON(maxJSONNesting, false), true),
+	}
+}
+
+// TestJSONDepthLimit checks the bound at its edge for JSON: MaxDepth
+// taken (by the fast path, as pdata's JSON decoder decodes it), one more
+// refused; and, for what the fast path leaves to pdata's JSON decoder,
+// nesting past maxJSONNesting refused before it, while MaxDepth still goes
+// through.
+func TestJSONDepthLimit(t *testing.T) {
+	for i, s := range jsonSignals {
+		for _, kvlist := range []bool{false, true} {
+			for _, fast := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/kvlist=%v/fast=%v", s.name, kvlist, fast), func(t *testing.T) {
+					u := NewJSONUnmarshaler(fast)
+					for _, declined := range []bool{false, true} {
+						ok := deepJSON(i, nestedJSON(MaxDepth, kvlist), declined)
+						want, err := s.pdata(ok)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, err := s.unmarshal(u, ok)
+						if err != nil || !bytes.Equal(got, want) {
+							t.Fatalf("declined=%v, depth %d: %v, or not what pdata decodes", declined, MaxDepth, err)
+						}
+					}
+					if fast && u.StatsOf(s.name).Fast.Load() != 1 {
+						t.Fatalf("the fast path decoded %d requests, want 1", u.StatsOf(s.name).Fast.Load())
+					}
+					if fast {
+						_, err := s.unmarshal(u, deepJSON(i, nestedJSON(MaxDepth+1, kvlist), false))
+						if !errors.Is(err, ErrTooDeep) {
+							t.Fatalf("depth %d: %v, want ErrTooDeep", MaxDepth+1, err)
+						}
+					}
+					before := u.StatsOf(s.name).Pdata.Load()
+					deep := deepJSON(i, nestedJSON(maxJSONNesting, kvlist), true)
+					if _, err := s.unmarshal(u, deep); !errors.Is(err, ErrTooDeep) {
+						t.Fatalf("nested %d deep, left to pdata: %v, want ErrTooDeep", maxJSONNesting, err)
+					}
+					if u.StatsOf(s.name).Pdata.Load() != before {
+						t.Fatal("the refused request went to pdata's JSON decoder")
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestJSONNestingBound checks that maxJSONNesting is above the nesting
+// of any request whose values are within MaxDepth: the deepest path of
+// the schema (an exemplar's attribute) with values MaxDepth deep, as
+// arrays and as key-value lists, both ending in an empty container.
+func TestJSONNestingBound(t *testing.T) {
+	for _, kvlist := range []bool{false, true} {
+		v := nestedJSON(MaxDepth, kvlist)
+		v = strings.Replace(v, `{"stringValue":"x"}`, `{"kvlistValue":{"values":[]}}`, 1)
+		in := []byte(`{"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"histogram":{"dataPoints":[{"exemplars":[{"filteredAttributes":[{"key":"k","value":` + v + `}]}]}]}}]}]}]}`)
+		if n := jsonNesting(in); n > maxJSONNesting {
+			t.Errorf("kvlist=%v: nests %d deep, over the bound %d", kvlist, n, maxJSONNesting)
+		}
+		if err := checkJSONNesting(in); err != nil {
+			t.Errorf("kvlist=%v: %v", kvlist, err)
+		}
+	}
+}
+
+// reflectOrig returns the message a pdata export request wraps, as gRPC
+// hands it to a codec.
+func reflectOrig(req ptraceotlp.ExportRequest) any {
+	t, err := origType(req)
+	if err != nil {
+		panic(err)
+	}
+	return reflect.NewAt(t.Elem(), reflect.ValueOf(req).Field(0).UnsafePointer()).Interface()
+}
