@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -142,12 +143,18 @@ func floodBody(size int) []byte {
 	return bytes.Repeat(one, max(1, size/len(one)))
 }
 
-// otlpflood N MIB ADDR: posts N OTLP/HTTP bodies of MIB MiB each to ADDR
-// at once and prints how many were answered 200 and how many 503 (with a
-// Retry-After header), and fails on any other answer.
+// otlpflood [-grpc] N MIB ADDR: sends N OTLP traces requests of MIB MiB
+// each to ADDR at once, over OTLP/HTTP (protobuf) or with -grpc over
+// OTLP/gRPC, and prints how many were taken (200, OK) and how many
+// refused as retryable (503 with a Retry-After header, Unavailable); it
+// fails on any other answer.
 func cmdOTLPFlood(ts *testscript.TestScript, neg bool, args []string) {
+	useGRPC := len(args) > 0 && args[0] == "-grpc"
+	if useGRPC {
+		args = args[1:]
+	}
 	if neg || len(args) != 3 {
-		ts.Fatalf("usage: otlpflood N MIB ADDR")
+		ts.Fatalf("usage: otlpflood [-grpc] N MIB ADDR")
 	}
 	n, err := strconv.Atoi(args[0])
 	ts.Check(err)
@@ -161,7 +168,33 @@ func cmdOTLPFlood(ts *testscript.TestScript, neg bool, args []string) {
 		wg       sync.WaitGroup
 	)
 	c := &http.Client{Timeout: 60 * time.Second}
+	var cc *grpc.ClientConn
+	if useGRPC {
+		cc, err = grpc.NewClient(args[2], grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(64<<20)))
+		ts.Check(err)
+		defer cc.Close()
+	}
 	for range n {
+		if useGRPC {
+			wg.Go(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				defer cancel()
+				var out []byte
+				err := cc.Invoke(ctx, "/opentelemetry.proto.collector.trace.v1.TraceService/Export", &body, &out)
+				mu.Lock()
+				defer mu.Unlock()
+				switch st := status.Convert(err); st.Code() {
+				case codes.OK:
+					ok++
+				case codes.Unavailable:
+					busy++
+				default:
+					errs = append(errs, st.String())
+				}
+			})
+			continue
+		}
 		wg.Go(func() {
 			resp, err := c.Post("http://"+args[2]+"/v1/traces", "application/x-protobuf", bytes.NewReader(body))
 			mu.Lock()

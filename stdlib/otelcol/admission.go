@@ -77,6 +77,18 @@ func (a *admission) take(n int) (cost int64, ok bool) {
 	}
 }
 
+// open reports whether a request of a size not known yet is admitted:
+// whether less than the budget is held. A refusal is counted.
+func (a *admission) open() bool {
+	if a.inFlight.Load() < a.budget {
+		return true
+	}
+	if a.throttled != nil {
+		a.throttled.Add(context.Background(), 1, a.attrs)
+	}
+	return false
+}
+
 // release gives back what take admitted.
 func (a *admission) release(cost int64) { a.inFlight.Add(-cost) }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -88,6 +89,9 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	if k.takeOver != nil {
 		if upstreamCfg, part, err = k.takeOver(s, cfg); err != nil {
 			return nil, err
+		}
+		if p, ok := part.(interface{ hostExtensions() []*Extension }); ok {
+			inst.host.extensions = append(slices.Clone(inst.host.extensions), p.hostExtensions()...)
 		}
 	}
 	var firstErr error // an exporter's first signal its config rules out

@@ -59,20 +59,77 @@ func ownOTLPHTTP() Option {
 
 // takeOverOTLPHTTP splits an otlp receiver config: the upstream receiver
 // is created from a copy without the http protocol, and flowlua serves
-// that protocol. A config without it is left whole.
+// that protocol; its grpc protocol gets the admission middleware
+// (admission_grpc.go), which the returned part serves to the receiver's
+// host. A config with neither protocol is left whole.
 func takeOverOTLPHTTP(s settings, cfg component.Config) (component.Config, receiverPart, error) {
 	oc, ok := cfg.(*otlpreceiver.Config)
-	if !ok || !oc.Protocols.HTTP.HasValue() {
+	if !ok || !oc.Protocols.HTTP.HasValue() && !oc.Protocols.GRPC.HasValue() {
 		return cfg, nil, nil
 	}
 	upstream := *oc
-	upstream.Protocols.HTTP = configoptional.None[otlpreceiver.HTTPConfig]()
-	set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
-	h, err := newOTLPHTTP(*oc.Protocols.HTTP.Get(), set, currentHTTPDecoding())
-	if err != nil {
-		return nil, nil, fmt.Errorf("serving the http protocol of %s: %w", s.id, err)
+	part := &otlpParts{}
+	if oc.Protocols.GRPC.HasValue() {
+		maxMsg := int64(oc.Protocols.GRPC.Get().MaxRecvMsgSizeMiB) << 20
+		if maxMsg <= 0 {
+			maxMsg = 4 << 20 // gRPC's default
+		}
+		part.grpc = newGRPCAdmission(DecodingBudget, maxMsg, s.tel.MeterProvider)
+		upstream.Protocols.GRPC = withGRPCAdmission(oc.Protocols.GRPC)
 	}
-	return &upstream, h, nil
+	if oc.Protocols.HTTP.HasValue() {
+		upstream.Protocols.HTTP = configoptional.None[otlpreceiver.HTTPConfig]()
+		set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
+		h, err := newOTLPHTTP(*oc.Protocols.HTTP.Get(), set, currentHTTPDecoding())
+		if err != nil {
+			return nil, nil, fmt.Errorf("serving the http protocol of %s: %w", s.id, err)
+		}
+		part.http = h
+	}
+	return &upstream, part, nil
+}
+
+// otlpParts is what flowlua serves of an otlp receiver: its http protocol
+// (nil when the config has none) and its grpc protocol's admission (nil
+// likewise).
+type otlpParts struct {
+	http *otlpHTTP
+	grpc *grpcAdmission
+}
+
+var _ receiverPart = (*otlpParts)(nil)
+
+func (p *otlpParts) setConsumer(sig telemetry.Signal, next telemetry.Consumer) {
+	if p.http != nil {
+		p.http.setConsumer(sig, next)
+	}
+}
+
+// Start starts the http server.
+func (p *otlpParts) Start(ctx context.Context, host component.Host) error {
+	if p.http == nil {
+		return nil
+	}
+	return p.http.Start(ctx, host)
+}
+
+// Shutdown stops the http server.
+func (p *otlpParts) Shutdown(ctx context.Context) error {
+	if p.http == nil {
+		return nil
+	}
+	return p.http.Shutdown(ctx)
+}
+
+// hostExtensions returns what the receiver's host serves besides the
+// extensions its config referenced: the gRPC admission middleware.
+func (p *otlpParts) hostExtensions() []*Extension {
+	if p.grpc == nil {
+		return nil
+	}
+	e := newExtension(grpcAdmissionID)
+	e.running = p.grpc
+	return []*Extension{e}
 }
 
 // otlpHTTP is the OTLP/HTTP server of one otlp receiver instance: a
