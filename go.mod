@@ -84,9 +84,12 @@ require (
 	github.com/klauspost/compress v1.19.1
 	go.opentelemetry.io/collector/client v1.64.0
 	go.opentelemetry.io/collector/component/componenttest v0.158.0
+	go.opentelemetry.io/collector/config/configgrpc v1.64.0
 	go.opentelemetry.io/collector/config/confighttp v0.158.0
+	go.opentelemetry.io/collector/config/configmiddleware v1.64.0
 	go.opentelemetry.io/collector/config/configoptional v1.64.0
 	go.opentelemetry.io/collector/exporter/exporterhelper v0.158.0
+	go.opentelemetry.io/collector/extension/extensionmiddleware v0.158.0
 	go.opentelemetry.io/collector/receiver/receiverhelper v0.158.0
 	go.opentelemetry.io/collector/receiver/receivertest v0.158.0
 	go.yaml.in/yaml/v3 v3.0.5
@@ -383,8 +386,6 @@ require (
 	go.opentelemetry.io/collector v0.158.0 // indirect
 	go.opentelemetry.io/collector/config/configauth v1.64.0 // indirect
 	go.opentelemetry.io/collector/config/configcompression v1.64.0 // indirect
-	go.opentelemetry.io/collector/config/configgrpc v1.64.0 // indirect
-	go.opentelemetry.io/collector/config/configmiddleware v1.64.0 // indirect
 	go.opentelemetry.io/collector/config/confignet v1.64.0 // indirect
 	go.opentelemetry.io/collector/config/configopaque v1.64.0 // indirect
 	go.opentelemetry.io/collector/config/configretry v1.64.0 // indirect
@@ -396,7 +397,6 @@ require (
 	go.opentelemetry.io/collector/exporter/exporterhelper/xexporterhelper v0.158.0 // indirect
 	go.opentelemetry.io/collector/exporter/xexporter v0.158.0 // indirect
 	go.opentelemetry.io/collector/extension/extensionauth v1.64.0 // indirect
-	go.opentelemetry.io/collector/extension/extensionmiddleware v0.158.0 // indirect
 	go.opentelemetry.io/collector/extension/xextension v0.158.0 // indirect
 	go.opentelemetry.io/collector/filter v0.158.0 // indirect
 	go.opentelemetry.io/collector/internal/componentalias v0.158.0 // indirect
