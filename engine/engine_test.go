@@ -241,7 +241,15 @@ func TestGraphOrderAndEdges(t *testing.T) {
 func newTestController(t *testing.T, ev *events) (*Controller, context.CancelFunc, chan struct{}) {
 	t.Helper()
 	svc := &fakeService{def: service.Definition{Name: "svc", ConfigType: svcConfig{}}, ev: ev}
-	c := NewController(ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{svc}, DataPath: t.TempDir()})
+	return runController(t, ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{svc}, DataPath: t.TempDir()})
+}
+
+// runController runs a controller of opts until the test ends (or cancel
+// is called; done is closed once Run returned), failing the test if Run
+// returns an error.
+func runController(t *testing.T, opts ControllerOptions) (*Controller, context.CancelFunc, chan struct{}) {
+	t.Helper()
+	c := NewController(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"slices"
 	"sync"
 	"testing"
@@ -50,11 +49,7 @@ func (p *declaringPlacement) UniqueOwner(key string) string {
 func TestPlacementDeclaresUnique(t *testing.T) {
 	ev := &events{}
 	p := &declaringPlacement{fakePlacement: newFakePlacement("node-a")}
-	c := NewController(ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{p}, DataPath: t.TempDir()})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = c.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	c, _, _ := runController(t, ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{p}, DataPath: t.TempDir()})
 	inst := &script.Block{Kind: script.KindModule, Name: "gw", Label: "eu", Pos: script.Pos{File: "main.lua", Line: 3}, Placement: "unique",
 		Module: &script.ModuleInstance{Def: &script.ModuleDef{Name: "gw", Schema: noSchema{}}}}
 	inner := unique(comp("test.fake", "in", 4, map[string]any{"value": "i"}))

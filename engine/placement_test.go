@@ -49,14 +49,7 @@ func (p *fakePlacement) set(owners map[string]string) {
 
 func newPlacementController(t *testing.T, ev *events, p *fakePlacement) *Controller {
 	t.Helper()
-	c := NewController(ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{p}, DataPath: t.TempDir()})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = c.Run(ctx)
-	}()
-	t.Cleanup(func() { cancel(); <-done })
+	c, _, _ := runController(t, ControllerOptions{Registry: testRegistry(ev), Services: []service.Service{p}, DataPath: t.TempDir()})
 	return c
 }
 

@@ -97,20 +97,10 @@ func (s *syncBuffer) String() string {
 func newSecretController(t *testing.T) (*Controller, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
-	c := NewController(ControllerOptions{
+	c, _, _ := runController(t, ControllerOptions{
 		Logger:   slog.New(slog.NewTextHandler(logs, nil)),
 		Registry: secretRegistry(),
 		DataPath: t.TempDir(),
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = c.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
 	})
 	return c, logs
 }
