@@ -1,3 +1,12 @@
+// Replaces. A replace here is temporary: it points an upstream module at a
+// patched copy in third_party/ only while the patch waits for upstream.
+// The copy's FLOWLUA.md lists each patch with the upstream issue or pull
+// request text, ready to send, and the release the replace goes away
+// with; a bump to that release removes the copy. The one exception is a
+// hard fork, a module whose upstream no longer takes patches: it lives in
+// third_party/ as flowlua's own code, keeps its upstream tests and test
+// suites, and make test runs them. gopher-lua is the one hard fork.
+
 module github.com/flowlua/flowlua
 
 go 1.26.8
@@ -452,24 +461,17 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-// A patched gopher-lua: third_party/gopher-lua/FLOWLUA.md lists the patches.
+// The hard fork: gopher-lua's upstream is dormant, and flowlua's VM patches
+// (third_party/gopher-lua/FLOWLUA.md) are its own; make test runs the
+// fork's Go tests and the Lua suites it ships.
 replace github.com/yuin/gopher-lua => ./third_party/gopher-lua
 
-// A patched exporterhelper at the pinned release:
-// third_party/exporterhelper/FLOWLUA.md lists the patch.
+// Temporary, at the pinned release (third_party/exporterhelper/FLOWLUA.md):
+// patch 1 waits for upstream, its pull request text ready there; patch 2
+// goes when encoded batches move to an exporter of flowlua's own.
 replace go.opentelemetry.io/collector/exporter/exporterhelper => ./third_party/exporterhelper
 
-// A patched kong: third_party/kong/FLOWLUA.md lists the patches.
-replace github.com/alecthomas/kong => ./third_party/kong
-
-// A patched contrib internal/filter at the pinned release:
-// third_party/filter/FLOWLUA.md lists the patch.
-replace github.com/open-telemetry/opentelemetry-collector-contrib/internal/filter => ./third_party/filter
-
-// gopkg.in/yaml.v3 is go.yaml.in/yaml/v3 under its old path, so that the
-// binary holds one copy of the YAML library, not two (third_party/yamlv3).
-replace gopkg.in/yaml.v3 => ./third_party/yamlv3
-
-// A patched batch processor at the pinned release:
-// third_party/batchprocessor/FLOWLUA.md lists the patch.
+// Temporary, at the pinned release: encoded batches
+// (third_party/batchprocessor/FLOWLUA.md); it goes when they move to an
+// exporter of flowlua's own on the collector's public queue batching.
 replace go.opentelemetry.io/collector/processor/batchprocessor => ./third_party/batchprocessor

@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/redact"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
@@ -92,7 +92,7 @@ type Controller struct {
 
 	// taps observe each component's outputs, by component id (tap.go);
 	// lastLoad and plugins describe the last load (lastload.go).
-	taps     map[string]*telemetry.Tap
+	taps     map[string]*dataplane.Tap
 	lastLoad service.Load
 	plugins  []service.Plugin
 
@@ -169,7 +169,7 @@ func NewController(opts ControllerOptions) *Controller {
 		cancel:   cancel,
 		services: map[string]*serviceNode{},
 		live:     map[string]liveNode{},
-		taps:     map[string]*telemetry.Tap{},
+		taps:     map[string]*dataplane.Tap{},
 		dirty:    map[string]bool{},
 		wake:     make(chan struct{}, 1),
 	}

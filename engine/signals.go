@@ -3,7 +3,7 @@ package engine
 import (
 	"strings"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -51,7 +51,7 @@ func (b *builder) checkSignals() {
 
 // checkSignal reports ref, in the output key of n, when the component it
 // leads to does not take sig.
-func (b *builder) checkSignal(n *Node, key string, sig telemetry.Signal, ref *script.Ref) {
+func (b *builder) checkSignal(n *Node, key string, sig dataplane.Signal, ref *script.Ref) {
 	target, ok := b.exportTarget(ref)
 	if !ok || target.Export != "input" {
 		return
@@ -96,16 +96,16 @@ func (b *builder) exportTarget(ref *script.Ref) (*script.Ref, bool) {
 
 // outputSignal returns the signal of an output key: "traces", or
 // "traces/<name>" (a connector's named output).
-func outputSignal(key string) (telemetry.Signal, bool) {
+func outputSignal(key string) (dataplane.Signal, bool) {
 	name, _, _ := strings.Cut(key, "/")
-	return telemetry.ParseSignal(name)
+	return dataplane.ParseSignal(name)
 }
 
 // outputSignals says which signals the output argument of blk has
 // consumers for. An output the loader cannot see into (a computed value)
 // may have any.
-func outputSignals(blk *script.Block) [telemetry.NumSignals]bool {
-	var used [telemetry.NumSignals]bool
+func outputSignals(blk *script.Block) [dataplane.NumSignals]bool {
+	var used [dataplane.NumSignals]bool
 	if blk == nil {
 		return used
 	}
@@ -118,7 +118,7 @@ func outputSignals(blk *script.Block) [telemetry.NumSignals]bool {
 		if l, isList := v.([]any); isList && len(l) == 0 {
 			return used // Lua's {}
 		}
-		return [telemetry.NumSignals]bool{true, true, true}
+		return [dataplane.NumSignals]bool{true, true, true}
 	}
 	for key, consumers := range out {
 		sig, ok := outputSignal(key)

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
 type outputArgs struct {
-	Output telemetry.Output `lua:"output"`
+	Output dataplane.Output `lua:"output"`
 }
 
 type nopComponent struct{}
@@ -26,8 +26,8 @@ func (nopComponent) Update(component.Arguments) error { return nil }
 func signalRegistry(t *testing.T) *component.Registry {
 	reg := component.NewRegistry()
 	build := func(component.Options, component.Arguments) (component.Component, error) { return nopComponent{}, nil }
-	takes := func(sigs ...telemetry.Signal) func(telemetry.Signal, [telemetry.NumSignals]bool) error {
-		return func(s telemetry.Signal, _ [telemetry.NumSignals]bool) error {
+	takes := func(sigs ...dataplane.Signal) func(dataplane.Signal, [dataplane.NumSignals]bool) error {
+		return func(s dataplane.Signal, _ [dataplane.NumSignals]bool) error {
 			for _, t := range sigs {
 				if t == s {
 					return nil
@@ -38,10 +38,10 @@ func signalRegistry(t *testing.T) *component.Registry {
 	}
 	for _, r := range []component.Registration{
 		{Name: "test.source", Args: outputArgs{}, Build: build},
-		{Name: "test.metrics", Args: struct{}{}, Exports: telemetry.Exports{}, Build: build, Accepts: takes(telemetry.Metrics)},
-		{Name: "test.any", Args: struct{}{}, Exports: telemetry.Exports{}, Build: build},
-		{Name: "test.proc", Args: outputArgs{}, Exports: telemetry.Exports{}, Build: build,
-			Accepts: func(s telemetry.Signal, outputs [telemetry.NumSignals]bool) error {
+		{Name: "test.metrics", Args: struct{}{}, Exports: dataplane.Exports{}, Build: build, Accepts: takes(dataplane.Metrics)},
+		{Name: "test.any", Args: struct{}{}, Exports: dataplane.Exports{}, Build: build},
+		{Name: "test.proc", Args: outputArgs{}, Exports: dataplane.Exports{}, Build: build,
+			Accepts: func(s dataplane.Signal, outputs [dataplane.NumSignals]bool) error {
 				if !outputs[s] {
 					return fmt.Errorf("its output has no %s", s)
 				}
@@ -60,7 +60,7 @@ type anySchema struct{}
 
 func (anySchema) DecodeArgs(v any) (any, error) { return v, nil }
 func (anySchema) ExportTypes() map[string]reflect.Type {
-	return map[string]reflect.Type{"input": reflect.TypeFor[telemetry.Consumer]()}
+	return map[string]reflect.Type{"input": reflect.TypeFor[dataplane.Consumer]()}
 }
 
 // TestSignalMismatch checks that a reference in an output that sends a

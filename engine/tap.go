@@ -9,23 +9,23 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
-// Each component gets one telemetry.Tap, kept by id across reloads and
-// rebuilds, and set on every telemetry.Output of its arguments: the
+// Each component gets one dataplane.Tap, kept by id across reloads and
+// rebuilds, and set on every dataplane.Output of its arguments: the
 // fan-outs the component builds from them count what it sends (the rates
 // of the graph's edges) and show it to live-debugging viewers, with no
 // code in the component. The component also gets it in its Options, for
 // what it sends otherwise (a Lua component's emit to a consumer argument).
 
 // tapFor returns the tap of the component id, creating it.
-func (c *Controller) tapFor(id string) *telemetry.Tap {
+func (c *Controller) tapFor(id string) *dataplane.Tap {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := c.taps[id]
 	if t == nil {
-		t = telemetry.NewTap(nil)
+		t = dataplane.NewTap(nil)
 		c.taps[id] = t
 	}
 	return t
@@ -33,7 +33,7 @@ func (c *Controller) tapFor(id string) *telemetry.Tap {
 
 // Tap returns the tap on what the component id sends, or nil when no such
 // component runs.
-func (c *Controller) Tap(id string) *telemetry.Tap {
+func (c *Controller) Tap(id string) *dataplane.Tap {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.live[id] == nil {
@@ -46,7 +46,7 @@ func (c *Controller) Tap(id string) *telemetry.Tap {
 // (ending their viewers), and of components that never got committed.
 func (c *Controller) closeRemovedTaps(g *Graph) {
 	c.mu.Lock()
-	var gone []*telemetry.Tap
+	var gone []*dataplane.Tap
 	for id, t := range c.taps {
 		if _, ok := g.Nodes[id]; !ok {
 			gone = append(gone, t)
@@ -59,7 +59,7 @@ func (c *Controller) closeRemovedTaps(g *Graph) {
 	}
 }
 
-var outputType = reflect.TypeFor[telemetry.Output]()
+var outputType = reflect.TypeFor[dataplane.Output]()
 
 // maxArgsDepth bounds the walk of arguments for outputs.
 const maxArgsDepth = 4
@@ -68,7 +68,7 @@ const maxArgsDepth = 4
 // (nested structs included), copying the struct: args are a value the
 // decoder just made, and stay DeepEqual across evaluations since the tap
 // of an id never changes.
-func withTap(args any, t *telemetry.Tap) any {
+func withTap(args any, t *dataplane.Tap) any {
 	rv := reflect.ValueOf(args)
 	if !rv.IsValid() || rv.Kind() != reflect.Struct || !holdsOutput(rv.Type(), 0) {
 		return args
@@ -94,9 +94,9 @@ func holdsOutput(rt reflect.Type, depth int) bool {
 	return false
 }
 
-func setTap(v reflect.Value, t *telemetry.Tap, depth int) {
+func setTap(v reflect.Value, t *dataplane.Tap, depth int) {
 	if v.Type() == outputType {
-		v.Set(reflect.ValueOf(v.Interface().(telemetry.Output).WithTap(t)))
+		v.Set(reflect.ValueOf(v.Interface().(dataplane.Output).WithTap(t)))
 		return
 	}
 	if v.Kind() != reflect.Struct || depth > maxArgsDepth {
@@ -110,12 +110,12 @@ func setTap(v reflect.Value, t *telemetry.Tap, depth int) {
 }
 
 // outputsOf returns the Outputs among args' fields, in field order.
-func outputsOf(args any) []telemetry.Output {
-	var out []telemetry.Output
+func outputsOf(args any) []dataplane.Output {
+	var out []dataplane.Output
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
 		if v.Type() == outputType {
-			out = append(out, v.Interface().(telemetry.Output))
+			out = append(out, v.Interface().(dataplane.Output))
 			return
 		}
 		if v.Kind() != reflect.Struct || depth > maxArgsDepth {
@@ -139,8 +139,8 @@ func outputsOf(args any) []telemetry.Output {
 // consumer, which emit sends to through the component's tap) is a send of
 // each signal the tap counted items of.
 func (c *Controller) addSends(infos []component.Info) {
-	var exporters map[telemetry.Consumer]string
-	name := func(to telemetry.Consumer) string {
+	var exporters map[dataplane.Consumer]string
+	name := func(to dataplane.Consumer) string {
 		if exporters == nil {
 			exporters = c.consumerExporters()
 		}
@@ -152,12 +152,12 @@ func (c *Controller) addSends(infos []component.Info) {
 	for i := range infos {
 		outs := outputsOf(infos[i].Arguments)
 		type edge struct {
-			s  telemetry.Signal
-			to telemetry.Consumer
+			s  dataplane.Signal
+			to dataplane.Consumer
 		}
 		listed := map[edge]bool{}
 		for _, o := range outs {
-			for _, s := range telemetry.AllSignals {
+			for _, s := range dataplane.AllSignals {
 				for _, to := range o.Consumers(s) {
 					if to == nil {
 						continue
@@ -184,7 +184,7 @@ func (c *Controller) addSends(infos []component.Info) {
 			continue
 		}
 		for _, to := range cs {
-			for _, s := range telemetry.AllSignals {
+			for _, s := range dataplane.AllSignals {
 				if listed[edge{s, to}] {
 					continue
 				}
@@ -196,7 +196,7 @@ func (c *Controller) addSends(infos []component.Info) {
 	}
 }
 
-var consumerType = reflect.TypeFor[telemetry.Consumer]()
+var consumerType = reflect.TypeFor[dataplane.Consumer]()
 
 // maxConsumers bounds the consumers consumersOf collects.
 const maxConsumers = 64
@@ -205,9 +205,9 @@ const maxConsumers = 64
 // Outputs (fields, list items, map values, dynamic values), in argument
 // order (map values in key order), each once. Only comparable consumers
 // are returned: the others cannot be told apart, nor counted by a tap.
-func consumersOf(args any) []telemetry.Consumer {
-	var out []telemetry.Consumer
-	seen := map[telemetry.Consumer]bool{}
+func consumersOf(args any) []dataplane.Consumer {
+	var out []dataplane.Consumer
+	seen := map[dataplane.Consumer]bool{}
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
 		if !v.IsValid() || depth > 2*maxArgsDepth || len(out) >= maxConsumers || v.Type() == outputType {
@@ -217,7 +217,7 @@ func consumersOf(args any) []telemetry.Consumer {
 			if v.IsNil() {
 				return
 			}
-			if tc, ok := v.Interface().(telemetry.Consumer); ok {
+			if tc, ok := v.Interface().(dataplane.Consumer); ok {
 				if reflect.TypeOf(tc).Comparable() && !seen[tc] {
 					seen[tc] = true
 					out = append(out, tc)
@@ -255,14 +255,14 @@ func consumersOf(args any) []telemetry.Consumer {
 // consumerExporters maps every consumer a running node exports to that
 // node's id. A module instance exports its components' consumers: the
 // component, whose id is longer than its instance's, is named.
-func (c *Controller) consumerExporters() map[telemetry.Consumer]string {
+func (c *Controller) consumerExporters() map[dataplane.Consumer]string {
 	c.mu.RLock()
 	nodes := maps.Clone(c.live)
 	c.mu.RUnlock()
-	out := map[telemetry.Consumer]string{}
+	out := map[dataplane.Consumer]string{}
 	for id, n := range nodes {
 		for _, v := range n.exportValues() {
-			if tc, ok := v.(telemetry.Consumer); ok && reflect.TypeOf(tc).Comparable() {
+			if tc, ok := v.(dataplane.Consumer); ok && reflect.TypeOf(tc).Comparable() {
 				if prev, taken := out[tc]; !taken || len(id) > len(prev) {
 					out[tc] = id
 				}

@@ -8,33 +8,33 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
 type pipeArgs struct {
-	Output telemetry.Output `lua:"output"`
+	Output dataplane.Output `lua:"output"`
 }
 
 // pipe exports an input that forwards to its output's fan-out.
 type pipe struct {
-	in *telemetry.Indirect
+	in *dataplane.Indirect
 }
 
 func (p *pipe) Run(ctx context.Context) error { <-ctx.Done(); return nil }
 func (p *pipe) Update(args component.Arguments) error {
-	p.in.Set(telemetry.FanOut(args.(pipeArgs).Output))
+	p.in.Set(dataplane.FanOut(args.(pipeArgs).Output))
 	return nil
 }
 
 func pipeRegistry() *component.Registry {
 	reg := component.NewRegistry()
 	if err := reg.Add(component.Registration{
-		Name: "test.pipe", Args: pipeArgs{}, Exports: telemetry.Exports{},
+		Name: "test.pipe", Args: pipeArgs{}, Exports: dataplane.Exports{},
 		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
-			p := &pipe{in: telemetry.NewIndirect()}
+			p := &pipe{in: dataplane.NewIndirect()}
 			_ = p.Update(args)
-			opts.OnStateChange(telemetry.Exports{Input: p.in})
+			opts.OnStateChange(dataplane.Exports{Input: p.in})
 			return p, nil
 		},
 	}); err != nil {
@@ -63,13 +63,13 @@ func TestControllerTapsOutputs(t *testing.T) {
 	if tap == nil {
 		t.Fatal("no tap for test.pipe.a")
 	}
-	v, err := tap.Watch(telemetry.ViewOptions{Buffer: 4})
+	v, err := tap.Watch(dataplane.ViewOptions{Buffer: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := c.GetComponent("test.pipe.a")
 	// the component's own input: send through the fan-out of its output
-	in := a.Exports.(telemetry.Exports).Input
+	in := a.Exports.(dataplane.Exports).Input
 	td := ptrace.NewTraces()
 	td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty().SetName("s")
 	if err := in.ConsumeTraces(context.Background(), td); err != nil {
@@ -113,14 +113,14 @@ func TestControllerLastLoad(t *testing.T) {
 }
 
 type sendArgs struct {
-	To telemetry.Consumer `lua:"to"`
+	To dataplane.Consumer `lua:"to"`
 }
 
 // sender sends to a consumer argument through its options' tap, as a Lua
 // component's emit does.
 type sender struct {
-	tap *telemetry.Tap
-	to  telemetry.Consumer
+	tap *dataplane.Tap
+	to  dataplane.Consumer
 }
 
 func (s *sender) Run(ctx context.Context) error         { <-ctx.Done(); return nil }
@@ -158,7 +158,7 @@ func TestControllerTapsConsumerArguments(t *testing.T) {
 	}
 	td := ptrace.NewTraces()
 	td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty().SetName("s")
-	out := telemetry.OutputTraces(telemetry.Output{Traces: []telemetry.Consumer{built.to}}.WithTap(built.tap))
+	out := dataplane.OutputTraces(dataplane.Output{Traces: []dataplane.Consumer{built.to}}.WithTap(built.tap))
 	if err := out.ConsumeTraces(context.Background(), td); err != nil {
 		t.Fatal(err)
 	}

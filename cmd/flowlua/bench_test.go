@@ -11,7 +11,7 @@ import (
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/luabind/pipeline"
+	"github.com/flowlua/flowlua/luabind/scriptload"
 )
 
 func init() {
@@ -66,7 +66,7 @@ func loadBig(b *testing.B, dir, src string) *script.Script {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	s, _, err := pipeline.Load(path, pipeline.Options{Registry: component.DefaultRegistry})
+	s, _, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry})
 	if err != nil {
 		b.Fatal(err)
 	}

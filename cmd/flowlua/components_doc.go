@@ -371,7 +371,7 @@ func luaType(t string) string {
 		return "integer"
 	case "number", "float":
 		return "number"
-	case "telemetry.Consumer", "consumer":
+	case "dataplane.Consumer", "consumer":
 		return "flowlua.Consumer"
 	case "extension", "*otelcol.Extension":
 		return "flowlua.Extension"

@@ -9,7 +9,7 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
-	"github.com/flowlua/flowlua/luabind/pipeline"
+	"github.com/flowlua/flowlua/luabind/scriptload"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/integrations"
 )
@@ -31,7 +31,7 @@ func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := pipeline.Load(path, pipeline.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
 	if s == nil || reg == nil {
 		return nil, err
 	}

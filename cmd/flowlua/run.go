@@ -17,14 +17,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/gcsmooth"
-	"github.com/flowlua/flowlua/cmd/flowlua/internal/heapsampling"
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/memorylimit"
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/redact"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
-	"github.com/flowlua/flowlua/luabind/pipeline"
+	"github.com/flowlua/flowlua/luabind/scriptload"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/integrations"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
@@ -105,8 +104,6 @@ func (r *runCmd) Run(e *env) error {
 	if !r.EnablePprof {
 		// Nothing can read the heap profile: stop sampling for it.
 		runtime.MemProfileRate = 0
-	} else {
-		heapsampling.Restore()
 	}
 	metrics := prometheus.NewRegistry()
 	// gRPC's codecs are process-wide: the OTLP decoders (gRPC and HTTP)
@@ -161,7 +158,7 @@ func (r *runCmd) Run(e *env) error {
 		defs[i] = s.Definition()
 	}
 	reg := component.DefaultRegistry
-	loadOpts := pipeline.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources()}
+	loadOpts := scriptload.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources()}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:       logger,
 		Registry:     reg,
@@ -171,7 +168,7 @@ func (r *runCmd) Run(e *env) error {
 		DrainTimeout: r.DrainTimeout,
 		Secrets:      secrets,
 		Load: func() (*script.Script, *component.Registry, error) {
-			return pipeline.Load(r.Path, loadOpts)
+			return scriptload.Load(r.Path, loadOpts)
 		},
 	})
 

@@ -18,7 +18,7 @@ import (
 	"github.com/flowlua/flowlua/engine/pipetest"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
-	"github.com/flowlua/flowlua/luabind/pipeline"
+	"github.com/flowlua/flowlua/luabind/scriptload"
 	"github.com/flowlua/flowlua/luabind/testdsl"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/integrations"
@@ -242,7 +242,7 @@ func loadForTest(path string, pluginsPath []string) *loadedPipeline {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := pipeline.Load(path, pipeline.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
 	if s == nil || reg == nil || err != nil {
 		if err == nil {
 			err = errors.New("the pipeline did not load")

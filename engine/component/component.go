@@ -24,7 +24,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // Arguments is a component's decoded arguments: a value of the type its
@@ -72,12 +72,12 @@ type Options struct {
 	// nothing. Safe for concurrent use; use CountDropped.
 	Dropped func(signal, reason string, n int)
 	// Tap is the component's tap, the one the engine sets on every
-	// telemetry.Output of its arguments (see telemetry.Tap), or nil. A
+	// dataplane.Output of its arguments (see dataplane.Tap), or nil. A
 	// component that sends data some other way, to a consumer it was
 	// handed, sends it through a fan-out built from an Output with this tap
-	// (telemetry.Output.WithTap), so that what it sends is counted and
+	// (dataplane.Output.WithTap), so that what it sends is counted and
 	// shown to live debugging like the rest.
-	Tap *telemetry.Tap
+	Tap *dataplane.Tap
 }
 
 // CountDropped counts n items of signal dropped for reason, if anybody
@@ -179,7 +179,7 @@ type Info struct {
 }
 
 // Send is one consumer a component sends a signal to, with the items sent
-// to it so far (counted at the fan-out: see telemetry.Tap).
+// to it so far (counted at the fan-out: see dataplane.Tap).
 type Send struct {
 	Signal string // "traces", "metrics" or "logs"
 	To     string // the consumer's component id; "" if it is no component's export

@@ -3,7 +3,7 @@ package component
 import (
 	"fmt"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 	"reflect"
@@ -46,7 +46,7 @@ type Registration struct {
 	// consumers for; a connector, one it turns into a signal that has).
 	// The error says why not, as a clause: "it takes metrics". Nil: the
 	// input takes every signal.
-	Accepts func(s telemetry.Signal, outputs [telemetry.NumSignals]bool) error
+	Accepts func(s dataplane.Signal, outputs [dataplane.NumSignals]bool) error
 	// Fingerprint identifies the implementation (e.g. a hash of a plugin's
 	// files). When a reload brings a registration with another
 	// fingerprint, running components of that name are rebuilt rather

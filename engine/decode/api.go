@@ -36,7 +36,7 @@
 //     value is an error. Tables given for a field merge over its defaults.
 //   - pointers: a fresh value is allocated and decoded into.
 //   - any: the value as is.
-//   - other interfaces (telemetry.Consumer): a Go value implementing them.
+//   - other interfaces (dataplane.Consumer): a Go value implementing them.
 //
 // A Go value a component exported is taken as is when it is assignable to
 // the target; otherwise it decodes like the script value it stands for
@@ -72,7 +72,7 @@
 //	timeout: invalid duration "2 seconds": unknown unit " seconds" (use a number with a unit: "200ms", "1m30s")
 //	unknown field "timout" (did you mean "timeout"?)
 //	missing required field "filename"
-//	output.traces[2]: expected telemetry.Consumer, got string
+//	output.traces[2]: expected dataplane.Consumer, got string
 //
 // # Placeholders
 //

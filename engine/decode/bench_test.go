@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // benchArgs is shaped like an exporter's arguments: 15 fields, nested
@@ -25,7 +25,7 @@ type benchArgs struct {
 	Storage       any               `lua:"storage"`
 	Balancer      string            `lua:"balancer_name"`
 	Debug         bool              `lua:"debug"`
-	Output        telemetry.Output  `lua:"output"`
+	Output        dataplane.Output  `lua:"output"`
 }
 
 type benchTLS struct {
@@ -102,7 +102,7 @@ func BenchmarkDecode(b *testing.B) {
 // strings are placeholders.
 func BenchmarkDecodeCheck(b *testing.B) {
 	in := benchInput()
-	p := ph[telemetry.Consumer]("otelcol.processor.batch.default.input")
+	p := ph[dataplane.Consumer]("otelcol.processor.batch.default.input")
 	consumers := []any{p, p, p}
 	in["output"] = map[string]any{"traces": consumers, "metrics": consumers, "logs": consumers}
 	in["endpoint"] = ph[string]("file.read.endpoint.content")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 func intPtr(i int) *int { return &i }
@@ -64,10 +64,10 @@ func TestDecodeKinds(t *testing.T) {
 		{name: "pointer", in: map[string]any{"p": 3.0}, want: kinds{P: intPtr(3)}},
 		{name: "pointer error", in: map[string]any{"p": "x"}, errs: []string{"p: expected integer, got string"}},
 		{name: "any", in: map[string]any{"a": []any{"x", 1.0}}, want: kinds{A: []any{"x", 1.0}}},
-		{name: "interface", in: map[string]any{"c": nop, "cl": []any{nop, nop}}, want: kinds{C: nop, CL: []telemetry.Consumer{nop, nop}}},
-		{name: "interface from string", in: map[string]any{"c": "x"}, errs: []string{"c: expected telemetry.Consumer, got string"}},
-		{name: "interface from Go value", in: map[string]any{"c": time.Time{}}, errs: []string{"c: expected telemetry.Consumer, got time.Time"}},
-		{name: "interface list element", in: map[string]any{"cl": []any{nop, "x"}}, errs: []string{"cl[2]: expected telemetry.Consumer, got string"}},
+		{name: "interface", in: map[string]any{"c": nop, "cl": []any{nop, nop}}, want: kinds{C: nop, CL: []dataplane.Consumer{nop, nop}}},
+		{name: "interface from string", in: map[string]any{"c": "x"}, errs: []string{"c: expected dataplane.Consumer, got string"}},
+		{name: "interface from Go value", in: map[string]any{"c": time.Time{}}, errs: []string{"c: expected dataplane.Consumer, got time.Time"}},
+		{name: "interface list element", in: map[string]any{"cl": []any{nop, "x"}}, errs: []string{"cl[2]: expected dataplane.Consumer, got string"}},
 		{name: "enum", in: map[string]any{"e": "zstd", "el": []any{"a", "b"}}, want: kinds{E: "zstd", EL: []string{"a", "b"}}},
 		{name: "enum bad", in: map[string]any{"e": "gzp"},
 			errs: []string{`e: expected one of "gzip", "zstd", "none", got "gzp" (did you mean "gzip"?)`}},
@@ -101,7 +101,7 @@ func TestDecodeKinds(t *testing.T) {
 			want: kinds{I: 7, S: "m", B: true, EL: []string{"a"}, M: map[string]int{"k": 1}}},
 		{name: "Go values refused", in: map[string]any{"s": 5 * time.Second, "i": 1.5, "m": map[string]string{"k": "v"}, "c": 3},
 			errs: []string{
-				"c: expected telemetry.Consumer, got number",
+				"c: expected dataplane.Consumer, got number",
 				"i: expected integer in [-9223372036854775808, 9223372036854775807], got 1.5",
 				"m.k: expected integer, got string",
 				"s: expected string, got time.Duration",

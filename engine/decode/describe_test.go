@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 type exporterArgs struct {
@@ -18,10 +18,10 @@ type exporterArgs struct {
 	Rules       []rule             `lua:"rules"`
 	Selector    selector           `lua:"selector" doc:"opaque"`
 	Described   described          `lua:"described"`
-	Output      *telemetry.Output  `lua:"output,required"`
+	Output      *dataplane.Output  `lua:"output,required"`
 	Ratio       float64            `lua:"ratio"`
 	Any         any                `lua:"any"`
-	Consumer    telemetry.Consumer `lua:"consumer"`
+	Consumer    dataplane.Consumer `lua:"consumer"`
 	internal    int
 }
 
@@ -61,12 +61,12 @@ func TestDescribe(t *testing.T) {
 		{Path: "described", Type: "table"},
 		{Path: "described.key", Type: "string", Default: `"k"`},
 		{Path: "output", Type: "table", Required: true},
-		{Path: "output.traces", Type: "list(telemetry.Consumer)", Doc: "consumers of traces"},
-		{Path: "output.metrics", Type: "list(telemetry.Consumer)", Doc: "consumers of metrics"},
-		{Path: "output.logs", Type: "list(telemetry.Consumer)", Doc: "consumers of logs"},
+		{Path: "output.traces", Type: "list(dataplane.Consumer)", Doc: "consumers of traces"},
+		{Path: "output.metrics", Type: "list(dataplane.Consumer)", Doc: "consumers of metrics"},
+		{Path: "output.logs", Type: "list(dataplane.Consumer)", Doc: "consumers of logs"},
 		{Path: "ratio", Type: "number", Default: "0.5"},
 		{Path: "any", Type: "any"},
-		{Path: "consumer", Type: "telemetry.Consumer"},
+		{Path: "consumer", Type: "dataplane.Consumer"},
 	}
 	got := Describe(reflect.TypeFor[*exporterArgs]())
 	if len(got) != len(want) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 type fileExports struct {
@@ -19,8 +19,8 @@ func TestExportTypes(t *testing.T) {
 		t    reflect.Type
 		want map[string]reflect.Type
 	}{
-		{reflect.TypeFor[telemetry.Exports](), map[string]reflect.Type{"input": consumerType}},
-		{reflect.TypeFor[*telemetry.Exports](), map[string]reflect.Type{"input": consumerType}},
+		{reflect.TypeFor[dataplane.Exports](), map[string]reflect.Type{"input": consumerType}},
+		{reflect.TypeFor[*dataplane.Exports](), map[string]reflect.Type{"input": consumerType}},
 		{reflect.TypeFor[fileExports](), map[string]reflect.Type{
 			"endpoint": reflect.TypeFor[string](),
 			"timeout":  reflect.TypeFor[time.Duration](),
@@ -48,8 +48,8 @@ func TestExportValues(t *testing.T) {
 		{3, map[string]any{}},
 		{e, map[string]any{"endpoint": "e", "timeout": time.Duration(0), "content": "c"}},
 		{&e, map[string]any{"endpoint": "e", "timeout": time.Duration(0), "content": "c"}},
-		{telemetry.Exports{}, map[string]any{"input": nil}},
-		{telemetry.Exports{Input: nop}, map[string]any{"input": nop}},
+		{dataplane.Exports{}, map[string]any{"input": nil}},
+		{dataplane.Exports{Input: nop}, map[string]any{"input": nop}},
 	}
 	for _, tt := range tests {
 		if got := ExportValues(tt.v); !reflect.DeepEqual(got, tt.want) {
@@ -61,9 +61,9 @@ func TestExportValues(t *testing.T) {
 // TestExportsRoundTrip checks that exported values decode into arguments
 // of the export's type, and their placeholders type-check the same way.
 func TestExportsRoundTrip(t *testing.T) {
-	values := ExportValues(telemetry.Exports{Input: nop})
-	types := ExportTypes(reflect.TypeFor[telemetry.Exports]())
-	var out telemetry.Output
+	values := ExportValues(dataplane.Exports{Input: nop})
+	types := ExportTypes(reflect.TypeFor[dataplane.Exports]())
+	var out dataplane.Output
 	if err := Decode(map[string]any{"traces": []any{values["input"]}}, &out); err != nil {
 		t.Fatal(err)
 	}

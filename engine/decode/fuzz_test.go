@@ -10,7 +10,7 @@ import (
 
 	"go.opentelemetry.io/collector/consumer"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -24,7 +24,7 @@ type fuzzArgs struct {
 	Queues map[string]*queue   `lua:"queues"`
 	Lists  map[string][]uint16 `lua:"lists"`
 	PP     **int32             `lua:"pp"`
-	Out    telemetry.Output    `lua:"output"`
+	Out    dataplane.Output    `lua:"output"`
 	Whole  *wholeTable         `lua:"whole"`
 	Modes  []Mode              `lua:"modes" enum:"a,b"`
 	Nested [][]float32         `lua:"nested"`
@@ -47,14 +47,14 @@ var fuzzTypes = []reflect.Type{
 	nil, reflect.TypeFor[string](), reflect.TypeFor[float64](), reflect.TypeFor[bool](), reflect.TypeFor[int](),
 	reflect.TypeFor[[]string](), reflect.TypeFor[map[string]string](), consumerType,
 	reflect.TypeFor[consumer.Traces](), reflect.TypeFor[time.Duration](), reflect.TypeFor[tlsConfig](),
-	reflect.TypeFor[any](), reflect.TypeFor[[]telemetry.Consumer](), reflect.TypeFor[*queue](),
+	reflect.TypeFor[any](), reflect.TypeFor[[]dataplane.Consumer](), reflect.TypeFor[*queue](),
 }
 
 // fuzzGoValues are Go values components could export.
 var fuzzGoValues = []any{
 	nop, 7, uint8(200), float32(1.5), Mode("a"), []string{"x"}, []string(nil), map[string]int{"k": 1},
 	map[string]string(nil), 5 * time.Second, time.Time{}, (*tlsConfig)(nil), &queue{}, (*script.Placeholder)(nil),
-	[]telemetry.Consumer{nop, nil}, errors.New("e"), make(chan int), struct{}{},
+	[]dataplane.Consumer{nop, nil}, errors.New("e"), make(chan int), struct{}{},
 }
 
 // fuzzValue builds a script value from fuzz bytes.

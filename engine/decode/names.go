@@ -8,7 +8,7 @@ import (
 // Describe show it: "string", "number" (floats), "integer" (ints and
 // uints), "boolean", "duration", "list(T)", "map(T)" (maps with string
 // keys), "table" (structs, and types that decode themselves), "any",
-// and the short Go name of an interface ("telemetry.Consumer") or of
+// and the short Go name of an interface ("dataplane.Consumer") or of
 // any other type. Pointers are named after what they point to.
 func TypeName(t reflect.Type) string {
 	return typeName(t, 0)

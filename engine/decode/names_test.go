@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 func TestTypeName(t *testing.T) {
@@ -30,8 +30,8 @@ func TestTypeName(t *testing.T) {
 		{reflect.TypeFor[*tlsConfig](), "table"},
 		{reflect.TypeFor[selector](), "table"},
 		{reflect.TypeFor[any](), "any"},
-		{reflect.TypeFor[telemetry.Consumer](), "telemetry.Consumer"},
-		{reflect.TypeFor[[]telemetry.Consumer](), "list(telemetry.Consumer)"},
+		{reflect.TypeFor[dataplane.Consumer](), "dataplane.Consumer"},
+		{reflect.TypeFor[[]dataplane.Consumer](), "list(dataplane.Consumer)"},
 		{reflect.TypeFor[interface{ M() }](), "value"},
 		{reflect.TypeFor[chan int](), "chan int"},
 		{reflect.TypeFor[list](), "list(list(list(list(list(list(list(list(list(...)))))))))"},

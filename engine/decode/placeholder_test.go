@@ -8,7 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/consumer"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -37,15 +37,15 @@ func TestPlaceholders(t *testing.T) {
 			errs: []string{"s: expected string, got time.Duration (from x)"}},
 		{name: "string into enum", in: map[string]any{"e": ph[string](from), "el": []any{ph[string](from)}}},
 		{name: "named string into string", in: map[string]any{"s": ph[Mode](from), "named": ph[string](from)}},
-		{name: "interface into interface", in: map[string]any{"c": ph[telemetry.Consumer]("a.b.input")}},
+		{name: "interface into interface", in: map[string]any{"c": ph[dataplane.Consumer]("a.b.input")}},
 		{name: "implementation into interface", in: map[string]any{"c": &script.Placeholder{Type: reflect.TypeOf(nop)}}},
 		{name: "narrower interface", in: map[string]any{"c": ph[consumer.Traces]("a.b.input")},
-			errs: []string{"c: expected telemetry.Consumer, got consumer.Traces (from a.b.input)"}},
-		{name: "interface into string", in: map[string]any{"s": ph[telemetry.Consumer]("a.b.input")},
-			errs: []string{"s: expected string, got telemetry.Consumer (from a.b.input)"}},
-		{name: "list elements", in: map[string]any{"cl": []any{ph[telemetry.Consumer]("a.b.input"), ph[string]("c.d.content")}},
-			errs: []string{"cl[2]: expected telemetry.Consumer, got string (from c.d.content)"}},
-		{name: "list types", in: map[string]any{"l": ph[[]string](from), "cl": ph[[]telemetry.Consumer](from), "el": ph[[]Mode](from)}},
+			errs: []string{"c: expected dataplane.Consumer, got consumer.Traces (from a.b.input)"}},
+		{name: "interface into string", in: map[string]any{"s": ph[dataplane.Consumer]("a.b.input")},
+			errs: []string{"s: expected string, got dataplane.Consumer (from a.b.input)"}},
+		{name: "list elements", in: map[string]any{"cl": []any{ph[dataplane.Consumer]("a.b.input"), ph[string]("c.d.content")}},
+			errs: []string{"cl[2]: expected dataplane.Consumer, got string (from c.d.content)"}},
+		{name: "list types", in: map[string]any{"l": ph[[]string](from), "cl": ph[[]dataplane.Consumer](from), "el": ph[[]Mode](from)}},
 		{name: "list of wrong elements", in: map[string]any{"l": ph[[]bool]("x")},
 			errs: []string{"l: expected list(string), got list(boolean) (from x)"}},
 		{name: "not a list", in: map[string]any{"l": ph[string]("x")}, errs: []string{"l: expected list, got string (from x)"}},
@@ -148,7 +148,7 @@ func TestPlaceholderUnmarshaler(t *testing.T) {
 func TestPlaceholderMatchesValues(t *testing.T) {
 	values := []any{
 		"s", "200ms", "gzip", "a", Mode("a"), true, 1.0, 1.5, -1.0, 300.0, 7, uint8(3), float32(2),
-		5 * time.Second, []any{"a"}, []string{"a"}, []any{nop}, []telemetry.Consumer{nop}, []bool{true},
+		5 * time.Second, []any{"a"}, []string{"a"}, []any{nop}, []dataplane.Consumer{nop}, []bool{true},
 		map[string]any{"insecure": true}, map[string]string{"k": "v"}, map[string]float64{"a": 1},
 		nop, time.Time{}, &tlsConfig{}, tlsConfig{},
 	}

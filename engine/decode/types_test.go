@@ -7,15 +7,15 @@ import (
 
 	"go.opentelemetry.io/collector/consumer/consumertest"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
-// nop is a Go value implementing telemetry.Consumer, as a component
+// nop is a Go value implementing dataplane.Consumer, as a component
 // would export it.
-var nop telemetry.Consumer = consumertest.NewNop()
+var nop dataplane.Consumer = consumertest.NewNop()
 
-var consumerType = reflect.TypeFor[telemetry.Consumer]()
+var consumerType = reflect.TypeFor[dataplane.Consumer]()
 
 // ph returns a placeholder of Go type T.
 func ph[T any](from string) *script.Placeholder {
@@ -57,8 +57,8 @@ type kinds struct {
 	M      map[string]int       `lua:"m"`
 	P      *int                 `lua:"p"`
 	A      any                  `lua:"a"`
-	C      telemetry.Consumer   `lua:"c"`
-	CL     []telemetry.Consumer `lua:"cl"`
+	C      dataplane.Consumer   `lua:"c"`
+	CL     []dataplane.Consumer `lua:"cl"`
 	E      string               `lua:"e" enum:"gzip,zstd,none"`
 	EL     []string             `lua:"el" enum:"a,b"`
 	Named  Mode                 `lua:"named"`

@@ -15,17 +15,17 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // unmarshal decodes OTLP JSON of a signal into its pdata batch.
-func unmarshal(s telemetry.Signal, b []byte) (any, error) {
+func unmarshal(s dataplane.Signal, b []byte) (any, error) {
 	switch s {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		return (&ptrace.JSONUnmarshaler{}).UnmarshalTraces(b)
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		return (&pmetric.JSONUnmarshaler{}).UnmarshalMetrics(b)
-	case telemetry.Logs:
+	case dataplane.Logs:
 		return (&plog.JSONUnmarshaler{}).UnmarshalLogs(b)
 	}
 	return nil, fmt.Errorf("unknown signal %v", s)
@@ -43,7 +43,7 @@ type item struct {
 	fields, attrs, resource map[string]any
 }
 
-func (c *capture) received(s telemetry.Signal) received {
+func (c *capture) received(s dataplane.Signal) received {
 	var r received
 	if c == nil {
 		c = &capture{}
@@ -52,7 +52,7 @@ func (c *capture) received(s telemetry.Signal) received {
 	defer c.mu.Unlock()
 	var raw []byte
 	switch s {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		all := ptrace.NewTraces()
 		for _, td := range c.traces {
 			td.ResourceSpans().MoveAndAppendTo(all.ResourceSpans())
@@ -60,7 +60,7 @@ func (c *capture) received(s telemetry.Signal) received {
 		c.traces = []ptrace.Traces{all}
 		raw, _ = (&ptrace.JSONMarshaler{}).MarshalTraces(all)
 		r.items = traceItems(all)
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		all := pmetric.NewMetrics()
 		for _, md := range c.metrics {
 			md.ResourceMetrics().MoveAndAppendTo(all.ResourceMetrics())
@@ -68,7 +68,7 @@ func (c *capture) received(s telemetry.Signal) received {
 		c.metrics = []pmetric.Metrics{all}
 		raw, _ = (&pmetric.JSONMarshaler{}).MarshalMetrics(all)
 		r.items = metricItems(all)
-	case telemetry.Logs:
+	case dataplane.Logs:
 		all := plog.NewLogs()
 		for _, ld := range c.logs {
 			ld.ResourceLogs().MoveAndAppendTo(all.ResourceLogs())
@@ -183,7 +183,7 @@ func metricItems(md pmetric.Metrics) []item {
 func checkOutput(o Output, c *capture) []Failure {
 	var failures []Failure
 	if o.Nothing {
-		for _, s := range telemetry.AllSignals {
+		for _, s := range dataplane.AllSignals {
 			if r := c.received(s); len(r.items) > 0 {
 				failures = append(failures, fail(o.Pos, "%s: want nothing, got %d %s:\n%s", o.ID, len(r.items), unitOf(s, len(r.items)), excerpt(r.json)))
 			}
@@ -195,8 +195,8 @@ func checkOutput(o Output, c *capture) []Failure {
 	return failures
 }
 
-func unitOf(s telemetry.Signal, n int) string {
-	unit := map[telemetry.Signal]string{telemetry.Traces: "span", telemetry.Metrics: "data point", telemetry.Logs: "log record"}[s]
+func unitOf(s dataplane.Signal, n int) string {
+	unit := map[dataplane.Signal]string{dataplane.Traces: "span", dataplane.Metrics: "data point", dataplane.Logs: "log record"}[s]
 	if n != 1 {
 		unit += "s"
 	}
@@ -407,7 +407,7 @@ func excerpt(b []byte) string {
 
 // normalizeAs decodes OTLP JSON of a signal (checking it) and writes it
 // normalized.
-func normalizeAs(s telemetry.Signal, b []byte) ([]byte, error) {
+func normalizeAs(s dataplane.Signal, b []byte) ([]byte, error) {
 	v, err := unmarshal(s, b)
 	if err != nil {
 		return nil, fmt.Errorf("invalid OTLP JSON: %w", err)
@@ -479,7 +479,7 @@ func sortAttrs(v any) {
 // log record or metric with its resource and scope; a wanted item is
 // contained when each of its fields is in the received one (lists:
 // each wanted element contained in a distinct received element).
-func missingItems(s telemetry.Signal, want, got []byte) string {
+func missingItems(s dataplane.Signal, want, got []byte) string {
 	var w, g any
 	_ = json.Unmarshal(want, &w)
 	_ = json.Unmarshal(got, &g)
@@ -501,14 +501,14 @@ func missingItems(s telemetry.Signal, want, got []byte) string {
 }
 
 // itemPath names the nesting of each signal's OTLP JSON.
-var itemPath = map[telemetry.Signal][3]string{
-	telemetry.Traces:  {"resourceSpans", "scopeSpans", "spans"},
-	telemetry.Metrics: {"resourceMetrics", "scopeMetrics", "metrics"},
-	telemetry.Logs:    {"resourceLogs", "scopeLogs", "logRecords"},
+var itemPath = map[dataplane.Signal][3]string{
+	dataplane.Traces:  {"resourceSpans", "scopeSpans", "spans"},
+	dataplane.Metrics: {"resourceMetrics", "scopeMetrics", "metrics"},
+	dataplane.Logs:    {"resourceLogs", "scopeLogs", "logRecords"},
 }
 
 // splitItems returns one document per item, with its resource and scope.
-func splitItems(s telemetry.Signal, doc any) []map[string]any {
+func splitItems(s dataplane.Signal, doc any) []map[string]any {
 	p := itemPath[s]
 	var out []map[string]any
 	top, _ := doc.(map[string]any)

@@ -11,7 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // components are the instances of the runner's own components in one
@@ -44,11 +44,11 @@ func (cs *components) register(reg *component.Registry) error {
 	return reg.Add(component.Registration{
 		Name:    captureName,
 		Args:    captureArgs{},
-		Exports: telemetry.Exports{},
+		Exports: dataplane.Exports{},
 		Doc:     "Records what reaches an output of a test case.",
 		Build: func(opts component.Options, _ component.Arguments) (component.Component, error) {
 			c := &capture{}
-			opts.OnStateChange(telemetry.Exports{Input: c})
+			opts.OnStateChange(dataplane.Exports{Input: c})
 			cs.mu.Lock()
 			cs.captures[opts.ID] = c
 			cs.mu.Unlock()
@@ -60,13 +60,13 @@ func (cs *components) register(reg *component.Registry) error {
 type feedArgs struct {
 	// To is not named output: the loader checks the signals of outputs
 	// (a case may feed a signal the target refuses, to see it refused).
-	To telemetry.Output `lua:"to" doc:"the target's input"`
+	To dataplane.Output `lua:"to" doc:"the target's input"`
 }
 
 // feed sends the case's input to its output, synchronously.
 type feed struct {
 	mu  sync.Mutex
-	out telemetry.Consumer
+	out dataplane.Consumer
 }
 
 func (f *feed) Run(ctx context.Context) error {
@@ -80,12 +80,12 @@ func (f *feed) Update(args component.Arguments) error {
 		return errors.New("feed: unexpected arguments")
 	}
 	f.mu.Lock()
-	f.out = telemetry.FanOut(a.To)
+	f.out = dataplane.FanOut(a.To)
 	f.mu.Unlock()
 	return nil
 }
 
-func (f *feed) consumer() telemetry.Consumer {
+func (f *feed) consumer() dataplane.Consumer {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.out
@@ -101,7 +101,7 @@ type capture struct {
 	logs    []plog.Logs
 }
 
-var _ telemetry.Consumer = (*capture)(nil)
+var _ dataplane.Consumer = (*capture)(nil)
 
 func (c *capture) Run(ctx context.Context) error {
 	<-ctx.Done()

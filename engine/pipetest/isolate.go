@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -35,7 +35,7 @@ type Isolated struct {
 // outputs names by a capture, drops services and everything else, and
 // adds a feeder sending the signals to `<target>.input`. s is not
 // modified.
-func Isolate(s *script.Script, target string, outputs []string, signals []telemetry.Signal) (*Isolated, error) {
+func Isolate(s *script.Script, target string, outputs []string, signals []dataplane.Signal) (*Isolated, error) {
 	byID := map[string]*script.Block{}
 	var ids []string
 	for _, b := range s.Blocks {

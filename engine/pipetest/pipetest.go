@@ -35,7 +35,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -59,7 +59,7 @@ type Case struct {
 
 // Batch is one input batch: OTLP JSON of one signal.
 type Batch struct {
-	Signal telemetry.Signal
+	Signal dataplane.Signal
 	JSON   []byte
 	Pos    script.Pos
 }
@@ -76,7 +76,7 @@ type Output struct {
 // SignalExpect is what must reach an output for one signal. Every field
 // set is checked; items are spans, log records or metric data points.
 type SignalExpect struct {
-	Signal telemetry.Signal
+	Signal dataplane.Signal
 	Pos    script.Pos
 	// Count, when not negative, is the number of items.
 	Count int

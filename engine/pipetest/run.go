@@ -14,7 +14,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/engine/service"
 )
@@ -53,7 +53,7 @@ func run(ctx context.Context, opts Options, c *Case) []Failure {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
-	var signals []telemetry.Signal
+	var signals []dataplane.Signal
 	for _, b := range c.Input {
 		if !slices.Contains(signals, b.Signal) {
 			signals = append(signals, b.Signal)

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // Definition describes a service to the engine.
@@ -72,7 +72,7 @@ type Host interface {
 	// Tap returns the tap on what the component id sends (its outputs'
 	// fan-outs: item counts and live-debugging viewers), or nil when no
 	// such component runs.
-	Tap(id string) *telemetry.Tap
+	Tap(id string) *dataplane.Tap
 	// LastLoad describes the last load of the script (the first load or a
 	// reload, accepted or rejected) and the plugins of the running graph.
 	LastLoad() Load

@@ -11,14 +11,14 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/luabind/pdatalua"
 )
 
 // outputRef is where emitted batches go: an output argument's fan-outs,
 // or one consumer.
 type outputRef struct {
-	src     telemetry.Output
+	src     dataplane.Output
 	traces  consumer.Traces
 	metrics consumer.Metrics
 	logs    consumer.Logs
@@ -28,16 +28,16 @@ type outputRef struct {
 // (for live debugging and the graph's rates). An output the engine did not
 // tap (one in a list, a map or a table) is observed by tap, the
 // component's own.
-func newOutputRef(o telemetry.Output, tap *telemetry.Tap) *outputRef {
+func newOutputRef(o dataplane.Output, tap *dataplane.Tap) *outputRef {
 	observed := o
 	if o.Tap() == nil && tap != nil {
 		observed = o.WithTap(tap)
 	}
 	return &outputRef{
 		src:     o,
-		traces:  telemetry.OutputTraces(observed),
-		metrics: telemetry.OutputMetrics(observed),
-		logs:    telemetry.OutputLogs(observed),
+		traces:  dataplane.OutputTraces(observed),
+		metrics: dataplane.OutputMetrics(observed),
+		logs:    dataplane.OutputLogs(observed),
 	}
 }
 
@@ -46,13 +46,13 @@ func newOutputRef(o telemetry.Output, tap *telemetry.Tap) *outputRef {
 // consumer argument is counted on its edge and shown to live debugging as
 // what it emits to an output is. It is built once per consumer handed to
 // Lua, so that a batch costs the tap's per-batch counter and nothing more.
-func consumerOutput(c telemetry.Consumer, tap *telemetry.Tap) *outputRef {
-	cs := []telemetry.Consumer{c}
-	return newOutputRef(telemetry.Output{Traces: cs, Metrics: cs, Logs: cs}, tap)
+func consumerOutput(c dataplane.Consumer, tap *dataplane.Tap) *outputRef {
+	cs := []dataplane.Consumer{c}
+	return newOutputRef(dataplane.Output{Traces: cs, Metrics: cs, Logs: cs}, tap)
 }
 
 // tap returns the component's tap, nil in a state that runs no component.
-func (v *vm) tap() *telemetry.Tap {
+func (v *vm) tap() *dataplane.Tap {
 	if v.inst == nil {
 		return nil
 	}

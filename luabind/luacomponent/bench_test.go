@@ -6,7 +6,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // BenchmarkHostRedact measures a whole ConsumeTraces through a Lua
@@ -43,7 +43,7 @@ return {
 `, "p", "r", map[string]any{})
 			e := newEnv("p.r.a")
 			c := build(b, r, e, map[string]any{"output": map[string]any{"traces": []any{&sink{}}}})
-			input := e.lastExports()["input"].(telemetry.Consumer)
+			input := e.lastExports()["input"].(dataplane.Consumer)
 			td := benchTraces()
 			ctx := context.Background()
 			b.ReportAllocs()

@@ -11,7 +11,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // The consumers behind a data component's input, one per signal. They
@@ -30,24 +30,24 @@ func (c logsInput) Capabilities() consumer.Capabilities    { return mutates }
 
 // ConsumeTraces calls on_traces with td.
 func (c tracesInput) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
-	return c.inst.consume(ctx, telemetry.Traces, td)
+	return c.inst.consume(ctx, dataplane.Traces, td)
 }
 
 // ConsumeMetrics calls on_metrics with md.
 func (c metricsInput) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
-	return c.inst.consume(ctx, telemetry.Metrics, md)
+	return c.inst.consume(ctx, dataplane.Metrics, md)
 }
 
 // ConsumeLogs calls on_logs with ld.
 func (c logsInput) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
-	return c.inst.consume(ctx, telemetry.Logs, ld)
+	return c.inst.consume(ctx, dataplane.Logs, ld)
 }
 
 // consume hands a batch to its callback in a free state and forwards
 // what the callback emitted and returned. When the callback fails, the
 // batch is passed on as it is (edits made before the failure stay) or
 // dropped, as on_error says.
-func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any) error {
+func (inst *instance) consume(ctx context.Context, s dataplane.Signal, data any) error {
 	v, err := inst.pool.acquire(ctx)
 	if err != nil {
 		return err
@@ -76,7 +76,7 @@ func (inst *instance) consume(ctx context.Context, s telemetry.Signal, data any)
 		inst.failed(hook, err)
 		out := inst.out.Load()
 		if set.drop || out == nil {
-			inst.opts.CountDropped(s.String(), component.DropOnError, telemetry.Items(data))
+			inst.opts.CountDropped(s.String(), component.DropOnError, dataplane.Items(data))
 			return nil
 		}
 		return out.send(ctx, data)

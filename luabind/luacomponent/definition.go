@@ -8,13 +8,13 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
 
 // hookName returns the name of the callback of a signal: "on_traces".
-func hookName(s telemetry.Signal) string { return "on_" + s.String() }
+func hookName(s dataplane.Signal) string { return "on_" + s.String() }
 
 // definitionKeys are the keys of the table a component file returns.
 var definitionKeys = []string{
@@ -26,7 +26,7 @@ var definitionKeys = []string{
 // returns.
 type definition struct {
 	doc      string
-	signals  [telemetry.NumSignals]bool
+	signals  [dataplane.NumSignals]bool
 	data     bool // handles at least one signal
 	output   bool // has the automatic output argument
 	args     []*schema.Field
@@ -38,7 +38,7 @@ type definition struct {
 // hooks are the functions of a component file, in one Lua state.
 type hooks struct {
 	start, update, stop *lua.LFunction
-	on                  [telemetry.NumSignals]*lua.LFunction
+	on                  [dataplane.NumSignals]*lua.LFunction
 	routes              map[string]*lua.LFunction
 }
 
@@ -50,7 +50,7 @@ func readHooks(t *lua.LTable) hooks {
 		return f
 	}
 	h := hooks{start: fn("start"), update: fn("update"), stop: fn("stop"), routes: map[string]*lua.LFunction{}}
-	for _, s := range telemetry.AllSignals {
+	for _, s := range dataplane.AllSignals {
 		h.on[s] = fn(hookName(s))
 	}
 	if routes, ok := t.RawGetString("routes").(*lua.LTable); ok {
@@ -103,14 +103,14 @@ func parseDefinition(t *lua.LTable) (*definition, error) {
 		return nil, err
 	}
 	for i, name := range signals {
-		s, ok := telemetry.ParseSignal(name)
+		s, ok := dataplane.ParseSignal(name)
 		if !ok {
 			return nil, schema.Errorf(fmt.Sprintf("signals[%d]", i+1), "unknown signal %q%s (signals: traces, metrics, logs)", name, script.DidYouMean(name, signalNames()))
 		}
 		d.signals[s] = true
 		d.data = true
 	}
-	for _, s := range telemetry.AllSignals {
+	for _, s := range dataplane.AllSignals {
 		has := t.RawGetString(hookName(s)) != lua.LNil
 		switch {
 		case d.signals[s] && !has:
@@ -133,8 +133,8 @@ func parseDefinition(t *lua.LTable) (*definition, error) {
 
 // signalNames are the names of the signals, for hints.
 func signalNames() []string {
-	names := make([]string, 0, telemetry.NumSignals)
-	for _, s := range telemetry.AllSignals {
+	names := make([]string, 0, dataplane.NumSignals)
+	for _, s := range dataplane.AllSignals {
 		names = append(names, s.String())
 	}
 	return names

@@ -16,7 +16,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // sink records what it consumes, of every signal.
@@ -30,7 +30,7 @@ func (s *sink) Capabilities() consumer.Capabilities { return consumer.Capabiliti
 
 func (s *sink) spans() int { return s.TracesSink.SpanCount() }
 
-var _ telemetry.Consumer = (*sink)(nil)
+var _ dataplane.Consumer = (*sink)(nil)
 
 // traces returns a batch of n spans named span0..span<n-1>, with the
 // attribute env=prod on even spans and env=dev on odd ones.
@@ -150,7 +150,7 @@ func TestHostDataPassesByReference(t *testing.T) {
 	c := build(t, r, e, map[string]any{"tag": "t1", "output": map[string]any{"traces": []any{out}, "logs": []any{out}}})
 	run(t, c)
 
-	input := e.lastExports()["input"].(telemetry.Consumer)
+	input := e.lastExports()["input"].(dataplane.Consumer)
 	if !input.Capabilities().MutatesData {
 		t.Error("the input of a Lua component must declare that it mutates data")
 	}
@@ -173,7 +173,7 @@ func TestHostDataPassesByReference(t *testing.T) {
 	if got := out.AllLogs(); len(got) != 1 || got[0] != ld {
 		t.Error("emit did not forward the logs batch itself")
 	}
-	if err := input.ConsumeMetrics(context.Background(), pmetric.NewMetrics()); !errors.Is(err, telemetry.ErrUnsupportedSignal) {
+	if err := input.ConsumeMetrics(context.Background(), pmetric.NewMetrics()); !errors.Is(err, dataplane.ErrUnsupportedSignal) {
 		t.Errorf("metrics: got %v, want ErrUnsupportedSignal", err)
 	}
 
@@ -199,7 +199,7 @@ func TestHostErrorMarksUnhealthy(t *testing.T) {
 			out := &sink{}
 			c := build(t, r, e, map[string]any{"on_error": onError, "output": map[string]any{"traces": []any{out}}})
 			run(t, c)
-			input := e.lastExports()["input"].(telemetry.Consumer)
+			input := e.lastExports()["input"].(dataplane.Consumer)
 			if err := input.ConsumeTraces(context.Background(), traces(2)); err != nil {
 				t.Fatalf("a Lua error is no error of the pipeline: %v", err)
 			}
@@ -231,7 +231,7 @@ func TestHostTimeoutCancels(t *testing.T) {
 	out := &sink{}
 	c := build(t, r, e, map[string]any{"timeout": "50ms", "output": map[string]any{"traces": []any{out}}})
 	run(t, c)
-	input := e.lastExports()["input"].(telemetry.Consumer)
+	input := e.lastExports()["input"].(dataplane.Consumer)
 	start := time.Now()
 	for range 2 { // the state is usable after a cancelled call
 		if err := input.ConsumeTraces(context.Background(), traces(1)); err != nil {
@@ -342,7 +342,7 @@ func TestHostConcurrency(t *testing.T) {
 	if n := len(c.pool.states()); n != 4 {
 		t.Fatalf("%d states, want 4", n)
 	}
-	input := e.lastExports()["input"].(telemetry.Consumer)
+	input := e.lastExports()["input"].(dataplane.Consumer)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -384,7 +384,7 @@ func TestHostExtractAndEmit(t *testing.T) {
 		"default": map[string]any{"traces": []any{rest}},
 	})
 	run(t, c)
-	input := e.lastExports()["input"].(telemetry.Consumer)
+	input := e.lastExports()["input"].(dataplane.Consumer)
 	if err := input.ConsumeTraces(context.Background(), traces(5)); err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +419,7 @@ return {
 	out := &sink{}
 	c := build(t, r, e, map[string]any{"output": map[string]any{"traces": []any{out}}})
 	run(t, c)
-	input := e.lastExports()["input"].(telemetry.Consumer)
+	input := e.lastExports()["input"].(dataplane.Consumer)
 	first := traces(1)
 	_ = input.ConsumeTraces(context.Background(), first)
 	_ = input.ConsumeTraces(context.Background(), traces(1))
@@ -488,15 +488,15 @@ return {
 func TestHostEmitThroughTap(t *testing.T) {
 	r := mustLoad(t, forwardPlugin, "p", "forward", map[string]any{})
 	e := newEnv("p.forward.a")
-	e.opts.Tap = telemetry.NewTap(nil)
+	e.opts.Tap = dataplane.NewTap(nil)
 	out := &sink{}
 	c := build(t, r, e, map[string]any{"to": out})
 	run(t, c)
-	v, err := e.opts.Tap.Watch(telemetry.ViewOptions{Buffer: 4})
+	v, err := e.opts.Tap.Watch(dataplane.ViewOptions{Buffer: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := e.lastExports()["input"].(telemetry.Consumer)
+	input := e.lastExports()["input"].(dataplane.Consumer)
 	td := traces(3)
 	if err := input.ConsumeTraces(context.Background(), td); err != nil {
 		t.Fatal(err)
@@ -504,12 +504,12 @@ func TestHostEmitThroughTap(t *testing.T) {
 	if got := out.AllTraces(); len(got) != 1 || got[0] != td {
 		t.Fatalf("the consumer got %d batches, want the input batch itself", len(got))
 	}
-	if n := e.opts.Tap.Items(telemetry.Traces, out); n != 3 {
+	if n := e.opts.Tap.Items(dataplane.Traces, out); n != 3 {
 		t.Errorf("items counted for the consumer: %d, want 3", n)
 	}
 	select {
 	case s := <-v.Samples():
-		if s.Signal != telemetry.Traces || s.Items != 3 || s.Data.(ptrace.Traces).SpanCount() != 3 {
+		if s.Signal != dataplane.Traces || s.Items != 3 || s.Data.(ptrace.Traces).SpanCount() != 3 {
 			t.Errorf("sample %+v", s)
 		}
 	default:
@@ -518,18 +518,18 @@ func TestHostEmitThroughTap(t *testing.T) {
 
 	r = mustLoad(t, hostPlugin, "p", "router", map[string]any{})
 	e = newEnv("p.router.a")
-	e.opts.Tap = telemetry.NewTap(nil)
+	e.opts.Tap = dataplane.NewTap(nil)
 	prod, rest := &sink{}, &sink{}
 	c = build(t, r, e, map[string]any{
 		"routes":  []any{map[string]any{"attr": "env", "equals": "prod", "output": map[string]any{"traces": []any{prod}}}},
 		"default": map[string]any{"traces": []any{rest}},
 	})
 	run(t, c)
-	input = e.lastExports()["input"].(telemetry.Consumer)
+	input = e.lastExports()["input"].(dataplane.Consumer)
 	if err := input.ConsumeTraces(context.Background(), traces(5)); err != nil {
 		t.Fatal(err)
 	}
-	if p, r := e.opts.Tap.Items(telemetry.Traces, prod), e.opts.Tap.Items(telemetry.Traces, rest); p != 3 || r != 2 {
+	if p, r := e.opts.Tap.Items(dataplane.Traces, prod), e.opts.Tap.Items(dataplane.Traces, rest); p != 3 || r != 2 {
 		t.Errorf("items counted: prod %d, rest %d; want 3, 2", p, r)
 	}
 }

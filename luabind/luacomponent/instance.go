@@ -14,7 +14,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/luabind/luamem"
 )
 
@@ -42,7 +42,7 @@ type instance struct {
 	metrics *metricSet
 	errs    *prometheus.CounterVec
 	timers  timerSet
-	input   telemetry.Consumer // nil unless data
+	input   dataplane.Consumer // nil unless data
 
 	set atomic.Pointer[settings]
 	out atomic.Pointer[outputRef] // the output argument, if any
@@ -106,14 +106,14 @@ func newInstance(k *Kind, opts component.Options, args component.Arguments) (*in
 	inst.primary, inst.pool = primary, newPool(vms)
 
 	if k.def.data {
-		sigs := &telemetry.Signals{}
-		if k.def.signals[telemetry.Traces] {
+		sigs := &dataplane.Signals{}
+		if k.def.signals[dataplane.Traces] {
 			sigs.Traces = tracesInput{inst}
 		}
-		if k.def.signals[telemetry.Metrics] {
+		if k.def.signals[dataplane.Metrics] {
 			sigs.Metrics = metricsInput{inst}
 		}
-		if k.def.signals[telemetry.Logs] {
+		if k.def.signals[dataplane.Logs] {
 			sigs.Logs = logsInput{inst}
 		}
 		inst.input = sigs
@@ -148,7 +148,7 @@ func (inst *instance) apply(args reflect.Value) {
 	}
 	inst.set.Store(s)
 	if f, ok := sch.hostArg(args, argOutput); ok {
-		inst.out.Store(newOutputRef(f.Interface().(telemetry.Output), inst.opts.Tap))
+		inst.out.Store(newOutputRef(f.Interface().(dataplane.Output), inst.opts.Tap))
 	}
 }
 

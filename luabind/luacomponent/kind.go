@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
@@ -97,16 +97,16 @@ func (k *Kind) Registration(name, source, fingerprint string) component.Registra
 // accepts returns the check of the signals a data component's input
 // takes: those its definition lists (signals); nil for a component
 // without input.
-func (k *Kind) accepts() func(telemetry.Signal, [telemetry.NumSignals]bool) error {
+func (k *Kind) accepts() func(dataplane.Signal, [dataplane.NumSignals]bool) error {
 	if !k.def.data {
 		return nil
 	}
-	return func(s telemetry.Signal, _ [telemetry.NumSignals]bool) error {
+	return func(s dataplane.Signal, _ [dataplane.NumSignals]bool) error {
 		if k.def.signals[s] {
 			return nil
 		}
 		var names []string
-		for _, t := range telemetry.AllSignals {
+		for _, t := range dataplane.AllSignals {
 			if k.def.signals[t] {
 				names = append(names, t.String())
 			}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // runawayPlugin's component runs the runaway named by its mode argument
@@ -50,7 +50,7 @@ func TestRunawayCallbacks(t *testing.T) {
 			out := &sink{}
 			c := build(t, r, e, map[string]any{"mode": mode, "timeout": "200ms", "output": map[string]any{"traces": []any{out}}})
 			run(t, c)
-			input := e.lastExports()["input"].(telemetry.Consumer)
+			input := e.lastExports()["input"].(dataplane.Consumer)
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			start := time.Now()

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
@@ -60,7 +60,7 @@ func TestSchemaDecodeErrors(t *testing.T) {
 		{"nested required", map[string]any{"name": "n", "rules": []any{map[string]any{}}}, `rules[1]: missing required field "attr"`},
 		{"nested unknown", map[string]any{"name": "n", "rules": []any{map[string]any{"attr": "a", "eqals": "b"}}}, `rules[1]: unknown field "eqals" (did you mean "equals"?)`},
 		{"table", map[string]any{"name": "n", "extra": "s"}, `extra: expected table, got string`},
-		{"consumer", map[string]any{"name": "n", "sink": "s"}, `sink: expected telemetry.Consumer, got string`},
+		{"consumer", map[string]any{"name": "n", "sink": "s"}, `sink: expected dataplane.Consumer, got string`},
 		{"placeholder", map[string]any{"name": "n", "count": strPH}, `count: expected integer, got string (from file.read.x.content)`},
 		{"max", map[string]any{"name": "n", "count": 11.0}, `count: must be at most 10, got 11`},
 		{"min", map[string]any{"name": "n", "count": 0.0}, `count: must be at least 1, got 0`},
@@ -103,7 +103,7 @@ func TestSchemaDecodeDefaultsAndPlaceholders(t *testing.T) {
 	}
 
 	// In check mode references are placeholders of their export's type.
-	consumerPH := &script.Placeholder{Type: reflect.TypeFor[telemetry.Consumer](), From: "x.y.input"}
+	consumerPH := &script.Placeholder{Type: reflect.TypeFor[dataplane.Consumer](), From: "x.y.input"}
 	_, err = r.DecodeArgs(map[string]any{
 		"name":  &script.Placeholder{Type: reflect.TypeFor[string]()},
 		"sink":  consumerPH,
@@ -137,10 +137,10 @@ func TestSchemaDescribe(t *testing.T) {
 		"rules[].attr|string|true||",
 		"rules[].equals|string|false|\"x\"|",
 		"rules[].output|table|false||",
-		"rules[].output.traces|list(telemetry.Consumer)|false||consumers of traces",
-		"rules[].output.metrics|list(telemetry.Consumer)|false||consumers of metrics",
-		"rules[].output.logs|list(telemetry.Consumer)|false||consumers of logs",
-		"sink|telemetry.Consumer|false||",
+		"rules[].output.traces|list(dataplane.Consumer)|false||consumers of traces",
+		"rules[].output.metrics|list(dataplane.Consumer)|false||consumers of metrics",
+		"rules[].output.logs|list(dataplane.Consumer)|false||consumers of logs",
+		"sink|dataplane.Consumer|false||",
 		"tags|map(string)|false|{}|",
 		"timeout|duration|false|\"1s\"|time limit of one call into the component's Lua code",
 	}
@@ -174,7 +174,7 @@ return { signals = { "logs" }, on_logs = function(b) return b end }
 	if got := strings.Join(names, ","); got != "concurrency,memory_limit,on_error,output,output.traces,output.metrics,output.logs,timeout" {
 		t.Errorf("arguments %s", got)
 	}
-	if len(exports) != 1 || exports[0].Path != "input" || exports[0].Type != "telemetry.Consumer" {
+	if len(exports) != 1 || exports[0].Path != "input" || exports[0].Type != "dataplane.Consumer" {
 		t.Errorf("exports %+v", exports)
 	}
 	for _, tt := range []struct {

@@ -6,7 +6,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/luabind"
 	"github.com/flowlua/flowlua/luabind/schema"
 )
@@ -23,12 +23,12 @@ func (g *goValue) ScriptValue() any { return g.v }
 // consumerRef is a consumer handed to Lua (an argument of type consumer),
 // with the fan-outs emit sends through to it.
 type consumerRef struct {
-	c   telemetry.Consumer
+	c   dataplane.Consumer
 	out *outputRef
 }
 
 // consumerRef wraps a consumer for Lua.
-func (v *vm) consumerRef(c telemetry.Consumer) lua.LValue {
+func (v *vm) consumerRef(c dataplane.Consumer) lua.LValue {
 	return v.newUserData(&consumerRef{c: c, out: consumerOutput(c, v.tap())}, mtConsumer)
 }
 
@@ -71,9 +71,9 @@ func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
 		if rv.IsNil() {
 			return lua.LNil
 		}
-		return v.consumerRef(rv.Interface().(telemetry.Consumer))
+		return v.consumerRef(rv.Interface().(dataplane.Consumer))
 	case schema.KindOutput:
-		return v.newUserData(newOutputRef(rv.Interface().(telemetry.Output), v.tap()), mtOutput)
+		return v.newUserData(newOutputRef(rv.Interface().(dataplane.Output), v.tap()), mtOutput)
 	case schema.KindList:
 		tbl := L.CreateTable(rv.Len(), 0)
 		for i := range rv.Len() {
@@ -101,7 +101,7 @@ func (v *vm) toLua(rv reflect.Value, t *schema.Type, depth int) lua.LValue {
 // values without a Lua form opaque userdata that Lua can pass on.
 func (v *vm) scriptToLua(x any) lua.LValue {
 	return luabind.ToLua(v.L, x, func(x any) lua.LValue {
-		if c, ok := x.(telemetry.Consumer); ok {
+		if c, ok := x.(dataplane.Consumer); ok {
 			return v.consumerRef(c)
 		}
 		return v.newUserData(&goValue{v: x}, mtGoValue)

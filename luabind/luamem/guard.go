@@ -3,6 +3,7 @@ package luamem
 import (
 	"context"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -220,7 +221,9 @@ var gcCycles atomic.Uint64
 // finalizers may never run.
 type gcSentinel struct{ _ *int }
 
-func init() { newGCSentinel() }
+// startCycles starts the sentinels' chain, once, when GCCycles is first
+// asked: a process that runs no Lua component never has it.
+var startCycles sync.Once
 
 func newGCSentinel() {
 	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
@@ -230,9 +233,12 @@ func newGCSentinel() {
 }
 
 // GCCycles returns a number that grows by about one per cycle of the
-// garbage collector, at the cost of an atomic load. A caller that keeps
+// garbage collector, at the cost of two atomic loads. A caller that keeps
 // the value it last saw measures a state again once it changed: cycles
 // come as the heap grows (GOGC), so a state that grows a little in each
 // of many short calls, none long enough for the guard's timer, is
 // measured as often as the process's heap grows.
-func GCCycles() uint64 { return gcCycles.Load() }
+func GCCycles() uint64 {
+	startCycles.Do(newGCSentinel)
+	return gcCycles.Load()
+}

@@ -5,15 +5,15 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // leafTypesOf names the leaf types of a batch of sig, for errors.
-func leafTypesOf(sig telemetry.Signal) string {
+func leafTypesOf(sig dataplane.Signal) string {
 	switch sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		return "span"
-	case telemetry.Logs:
+	case dataplane.Logs:
 		return "record"
 	}
 	return "metric, point"

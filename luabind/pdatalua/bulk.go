@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -21,11 +21,11 @@ type visit func(attrs pcommon.Map, k markKey, i int)
 // walk calls fn for every item of the batch that w selects.
 func (b *Batch) walk(L *lua.LState, w *where, fn visit) {
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		b.walkTraces(L, w, fn)
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		b.walkMetrics(L, w, fn)
-	case telemetry.Logs:
+	case dataplane.Logs:
 		b.walkLogs(L, w, fn)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // batch:by_index(type) returns the methods of the batch's leaf items (span,
@@ -37,15 +37,15 @@ const (
 )
 
 // leafKinds maps the type names by_index takes to their kind, per signal.
-func leafKindOf(sig telemetry.Signal, name string) (leafKind, bool) {
+func leafKindOf(sig dataplane.Signal, name string) (leafKind, bool) {
 	switch {
-	case name == "span" && sig == telemetry.Traces:
+	case name == "span" && sig == dataplane.Traces:
 		return leafSpan, true
-	case name == "record" && sig == telemetry.Logs:
+	case name == "record" && sig == dataplane.Logs:
 		return leafRecord, true
-	case name == "metric" && sig == telemetry.Metrics:
+	case name == "metric" && sig == dataplane.Metrics:
 		return leafMetric, true
-	case name == "point" && sig == telemetry.Metrics:
+	case name == "point" && sig == dataplane.Metrics:
 		return leafPoint, true
 	}
 	return 0, false

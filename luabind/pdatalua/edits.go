@@ -7,7 +7,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -230,7 +230,7 @@ func editAttrs(L *lua.LState) int {
 		counts = append(counts, 0)
 	}
 	b.bd.counts = counts
-	if w == nil && b.sig == telemetry.Traces {
+	if w == nil && b.sig == dataplane.Traces {
 		b.editSpans(L, edits, counts)
 	} else {
 		b.walk(L, w, func(m pcommon.Map, _ markKey, _ int) {

@@ -3,7 +3,7 @@ package pdatalua
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // handle is what every bound value below the batch carries: its batch and
@@ -74,7 +74,7 @@ func checkIter[H liveHandle](L *lua.LState, what string) H {
 
 // checkBatch returns the live batch that is argument 1 (self), of the given
 // signal, or raises an error.
-func checkBatch(L *lua.LState, sig telemetry.Signal) *Batch {
+func checkBatch(L *lua.LState, sig dataplane.Signal) *Batch {
 	if ud, ok := L.Get(1).(*lua.LUserData); ok {
 		if b, ok := ud.Value.(*Batch); ok {
 			if ud != b.ud || !b.live {
@@ -87,11 +87,11 @@ func checkBatch(L *lua.LState, sig telemetry.Signal) *Batch {
 	}
 	what := "batch"
 	switch sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		what = "traces batch"
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		what = "metrics batch"
-	case telemetry.Logs:
+	case dataplane.Logs:
 		what = "logs batch"
 	}
 	badSelf(L, what)

@@ -5,7 +5,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // recordHandle is a log record. One handle serves a whole loop: the
@@ -91,14 +91,14 @@ func recordsNext(L *lua.LState) int {
 
 var logBatchMethods = map[string]lua.LGFunction{
 	"record_count": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Logs)
+		b := checkBatch(L, dataplane.Logs)
 		L.Push(lua.LNumber(b.logs.LogRecordCount()))
 		return 1
 	},
 	// record(i) is the i-th log record of the whole batch; in increasing
 	// order of i it costs O(1) per call.
 	"record": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Logs)
+		b := checkBatch(L, dataplane.Logs)
 		i := L.CheckInt(2) - 1
 		if b.atLeaf == nil {
 			_, b.atLeaf = b.newFlatRecords()
@@ -116,12 +116,12 @@ var logBatchMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"records": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Logs)
+		b := checkBatch(L, dataplane.Logs)
 		_, ud := b.newFlatRecords()
 		return iterate(L, b.bd.recordsNext, ud)
 	},
 	"each_record": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Logs)
+		b := checkBatch(L, dataplane.Logs)
 		fn := L.CheckFunction(2)
 		h, ud := b.newFlatRecords()
 		return each(L, h, ud, fn)
@@ -130,12 +130,12 @@ var logBatchMethods = map[string]lua.LGFunction{
 
 var logScopeMethods = map[string]lua.LGFunction{
 	"record_count": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Logs)
+		s := checkScopeOf(L, dataplane.Logs)
 		L.Push(lua.LNumber(s.records.Len()))
 		return 1
 	},
 	"record": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Logs)
+		s := checkScopeOf(L, dataplane.Logs)
 		i, ok := checkIndex(L, 2, s.records.Len())
 		if !ok {
 			L.Push(lua.LNil)
@@ -152,7 +152,7 @@ var logScopeMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"records": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Logs)
+		s := checkScopeOf(L, dataplane.Logs)
 		_, ud := s.newScopeRecords()
 		return iterate(L, s.b.bd.recordsNext, ud)
 	},

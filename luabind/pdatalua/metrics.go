@@ -3,7 +3,7 @@ package pdatalua
 import (
 	"strconv"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -232,19 +232,19 @@ func pointCount(m pmetric.Metric) int {
 
 var metricBatchMethods = map[string]lua.LGFunction{
 	"metric_count": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		L.Push(lua.LNumber(b.metrics.MetricCount()))
 		return 1
 	},
 	"point_count": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		L.Push(lua.LNumber(b.metrics.DataPointCount()))
 		return 1
 	},
 	// metric(i) is the i-th metric of the whole batch; in increasing order
 	// of i it costs O(1) per call.
 	"metric": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		i := L.CheckInt(2) - 1
 		if b.atLeaf == nil {
 			_, b.atLeaf = b.newFlatMetrics()
@@ -257,12 +257,12 @@ var metricBatchMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"metrics": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		_, ud := b.newFlatMetrics()
 		return iterate(L, b.bd.metricsNext, ud)
 	},
 	"each_metric": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		fn := L.CheckFunction(2)
 		h, ud := b.newFlatMetrics()
 		return each(L, h, ud, fn)
@@ -270,7 +270,7 @@ var metricBatchMethods = map[string]lua.LGFunction{
 	// point(i) is the i-th data point of the whole batch; in increasing
 	// order of i it costs O(1) per call.
 	"point": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		i := L.CheckInt(2) - 1
 		if b.atPoint == nil {
 			_, b.atPoint = b.newFlatPoints()
@@ -283,12 +283,12 @@ var metricBatchMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"points": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		_, ud := b.newFlatPoints()
 		return iterate(L, b.bd.pointsNext, ud)
 	},
 	"each_point": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Metrics)
+		b := checkBatch(L, dataplane.Metrics)
 		fn := L.CheckFunction(2)
 		h, ud := b.newFlatPoints()
 		return each(L, h, ud, fn)
@@ -297,12 +297,12 @@ var metricBatchMethods = map[string]lua.LGFunction{
 
 var metricScopeMethods = map[string]lua.LGFunction{
 	"metric_count": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Metrics)
+		s := checkScopeOf(L, dataplane.Metrics)
 		L.Push(lua.LNumber(s.metrics.Len()))
 		return 1
 	},
 	"metric": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Metrics)
+		s := checkScopeOf(L, dataplane.Metrics)
 		i, ok := checkIndex(L, 2, s.metrics.Len())
 		if !ok {
 			L.Push(lua.LNil)
@@ -319,7 +319,7 @@ var metricScopeMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"metrics": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Metrics)
+		s := checkScopeOf(L, dataplane.Metrics)
 		_, ud := s.newScopeMetrics()
 		return iterate(L, s.b.bd.metricsNext, ud)
 	},

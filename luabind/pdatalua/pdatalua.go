@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -37,7 +37,7 @@ const (
 const registryKey = "flowlua.pdatalua"
 
 // anySignal stands for a batch of any signal where a check takes one.
-const anySignal = telemetry.NumSignals
+const anySignal = dataplane.NumSignals
 
 // bindings is what Open creates once per state: the metatable of every bound
 // type, the shared iterator functions and the regexp cache.
@@ -95,13 +95,13 @@ func open(L *lua.LState) *bindings {
 
 // methodTable returns a copy of the methods of the bound type name, for a
 // batch of sig, or raises an error.
-func (bd *bindings) methodTable(L *lua.LState, sig telemetry.Signal, name string) *lua.LTable {
+func (bd *bindings) methodTable(L *lua.LState, sig dataplane.Signal, name string) *lua.LTable {
 	var mt *lua.LTable
 	switch name {
 	case "batch":
-		mt = [...]*lua.LTable{telemetry.Traces: bd.tracesBatch, telemetry.Metrics: bd.metricsBatch, telemetry.Logs: bd.logsBatch}[sig]
+		mt = [...]*lua.LTable{dataplane.Traces: bd.tracesBatch, dataplane.Metrics: bd.metricsBatch, dataplane.Logs: bd.logsBatch}[sig]
 	case "scope":
-		mt = [...]*lua.LTable{telemetry.Traces: bd.traceScope, telemetry.Metrics: bd.metricScope, telemetry.Logs: bd.logScope}[sig]
+		mt = [...]*lua.LTable{dataplane.Traces: bd.traceScope, dataplane.Metrics: bd.metricScope, dataplane.Logs: bd.logScope}[sig]
 	case "resource":
 		mt = bd.resource
 	case "span":
@@ -173,7 +173,7 @@ func newClass(L *lua.LState, name string, methods ...map[string]lua.LGFunction) 
 type Batch struct {
 	bd *bindings
 
-	sig     telemetry.Signal
+	sig     dataplane.Signal
 	traces  ptrace.Traces
 	metrics pmetric.Metrics
 	logs    plog.Logs
@@ -224,7 +224,7 @@ func NewLogs(L *lua.LState, ld plog.Logs) *Batch {
 // invalidates the batch b wrapped before if it is still live.
 func (b *Batch) ResetTraces(td ptrace.Traces) {
 	b.Invalidate()
-	b.sig, b.traces = telemetry.Traces, td
+	b.sig, b.traces = dataplane.Traces, td
 	b.begin(td.IsReadOnly(), b.bd.tracesBatch)
 }
 
@@ -232,7 +232,7 @@ func (b *Batch) ResetTraces(td ptrace.Traces) {
 // invalidates the batch b wrapped before if it is still live.
 func (b *Batch) ResetMetrics(md pmetric.Metrics) {
 	b.Invalidate()
-	b.sig, b.metrics = telemetry.Metrics, md
+	b.sig, b.metrics = dataplane.Metrics, md
 	b.begin(md.IsReadOnly(), b.bd.metricsBatch)
 }
 
@@ -240,7 +240,7 @@ func (b *Batch) ResetMetrics(md pmetric.Metrics) {
 // invalidates the batch b wrapped before if it is still live.
 func (b *Batch) ResetLogs(ld plog.Logs) {
 	b.Invalidate()
-	b.sig, b.logs = telemetry.Logs, ld
+	b.sig, b.logs = dataplane.Logs, ld
 	b.begin(ld.IsReadOnly(), b.bd.logsBatch)
 }
 
@@ -293,11 +293,11 @@ func (b *Batch) flush() {
 		return
 	}
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		b.applyTraceDrops()
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		b.applyMetricDrops()
-	case telemetry.Logs:
+	case dataplane.Logs:
 		b.applyLogDrops()
 	}
 	b.drops.reset()
@@ -311,7 +311,7 @@ func (b *Batch) flush() {
 // first, so the caller sees the batch as the script left it; handles the
 // script holds die (it must iterate again to use the batch further).
 func UnwrapTraces(v lua.LValue) (ptrace.Traces, bool) {
-	b, ok := unwrap(v, telemetry.Traces)
+	b, ok := unwrap(v, dataplane.Traces)
 	if !ok {
 		return ptrace.Traces{}, false
 	}
@@ -320,7 +320,7 @@ func UnwrapTraces(v lua.LValue) (ptrace.Traces, bool) {
 
 // UnwrapMetrics is UnwrapTraces for metrics.
 func UnwrapMetrics(v lua.LValue) (pmetric.Metrics, bool) {
-	b, ok := unwrap(v, telemetry.Metrics)
+	b, ok := unwrap(v, dataplane.Metrics)
 	if !ok {
 		return pmetric.Metrics{}, false
 	}
@@ -329,14 +329,14 @@ func UnwrapMetrics(v lua.LValue) (pmetric.Metrics, bool) {
 
 // UnwrapLogs is UnwrapTraces for logs.
 func UnwrapLogs(v lua.LValue) (plog.Logs, bool) {
-	b, ok := unwrap(v, telemetry.Logs)
+	b, ok := unwrap(v, dataplane.Logs)
 	if !ok {
 		return plog.Logs{}, false
 	}
 	return b.logs, true
 }
 
-func unwrap(v lua.LValue, sig telemetry.Signal) (*Batch, bool) {
+func unwrap(v lua.LValue, sig dataplane.Signal) (*Batch, bool) {
 	ud, ok := v.(*lua.LUserData)
 	if !ok {
 		return nil, false

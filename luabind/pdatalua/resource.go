@@ -4,7 +4,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // resourceHandle is a resource of the batch: its attributes and its scopes.
@@ -18,9 +18,9 @@ type resourceHandle struct {
 
 func (b *Batch) resourceCount() int {
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		return b.traces.ResourceSpans().Len()
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		return b.metrics.ResourceMetrics().Len()
 	default:
 		return b.logs.ResourceLogs().Len()
@@ -29,9 +29,9 @@ func (b *Batch) resourceCount() int {
 
 func (b *Batch) resourceAt(ri int) pcommon.Resource {
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		return b.traces.ResourceSpans().At(ri).Resource()
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		return b.metrics.ResourceMetrics().At(ri).Resource()
 	default:
 		return b.logs.ResourceLogs().At(ri).Resource()

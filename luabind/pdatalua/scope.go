@@ -7,7 +7,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // scopeHandle is an instrumentation scope of a resource: its name, version,
@@ -26,9 +26,9 @@ type scopeHandle struct {
 
 func (b *Batch) scopeCount(ri int) int {
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		return b.traces.ResourceSpans().At(ri).ScopeSpans().Len()
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		return b.metrics.ResourceMetrics().At(ri).ScopeMetrics().Len()
 	default:
 		return b.logs.ResourceLogs().At(ri).ScopeLogs().Len()
@@ -39,10 +39,10 @@ func (b *Batch) scopeCount(ri int) int {
 func (b *Batch) setScope(h *scopeHandle, ri, si int) {
 	h.ri, h.si = ri, si
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		ss := b.traces.ResourceSpans().At(ri).ScopeSpans().At(si)
 		h.scope, h.spans = ss.Scope(), ss.Spans()
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		sm := b.metrics.ResourceMetrics().At(ri).ScopeMetrics().At(si)
 		h.scope, h.metrics = sm.Scope(), sm.Metrics()
 	default:
@@ -53,9 +53,9 @@ func (b *Batch) setScope(h *scopeHandle, ri, si int) {
 
 func (b *Batch) scopeMT() *lua.LTable {
 	switch b.sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		return b.bd.traceScope
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		return b.bd.metricScope
 	default:
 		return b.bd.logScope
@@ -100,10 +100,10 @@ func scopeAttrs(L *lua.LState) (*handle, pcommon.Map) {
 
 // checkScopeOf returns the live scope handle that is argument 1, of a batch
 // of the given signal.
-func checkScopeOf(L *lua.LState, sig telemetry.Signal) *scopeHandle {
+func checkScopeOf(L *lua.LState, sig dataplane.Signal) *scopeHandle {
 	h := checkScope(L)
 	if h.b.sig != sig {
-		badSelf(L, "scope of "+[...]string{telemetry.Traces: "traces", telemetry.Metrics: "metrics", telemetry.Logs: "logs"}[sig])
+		badSelf(L, "scope of "+[...]string{dataplane.Traces: "traces", dataplane.Metrics: "metrics", dataplane.Logs: "logs"}[sig])
 	}
 	return h
 }

@@ -5,7 +5,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // spanHandle is a span. One handle serves a whole loop: the iterator, or the
@@ -91,14 +91,14 @@ func spansNext(L *lua.LState) int {
 
 var traceBatchMethods = map[string]lua.LGFunction{
 	"span_count": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Traces)
+		b := checkBatch(L, dataplane.Traces)
 		L.Push(lua.LNumber(b.traces.SpanCount()))
 		return 1
 	},
 	// span(i) is the i-th span of the whole batch; in increasing order of i
 	// it costs O(1) per call.
 	"span": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Traces)
+		b := checkBatch(L, dataplane.Traces)
 		i := L.CheckInt(2) - 1
 		if b.atLeaf == nil {
 			_, b.atLeaf = b.newFlatSpans()
@@ -116,12 +116,12 @@ var traceBatchMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"spans": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Traces)
+		b := checkBatch(L, dataplane.Traces)
 		_, ud := b.newFlatSpans()
 		return iterate(L, b.bd.spansNext, ud)
 	},
 	"each_span": func(L *lua.LState) int {
-		b := checkBatch(L, telemetry.Traces)
+		b := checkBatch(L, dataplane.Traces)
 		fn := L.CheckFunction(2)
 		h, ud := b.newFlatSpans()
 		return each(L, h, ud, fn)
@@ -130,12 +130,12 @@ var traceBatchMethods = map[string]lua.LGFunction{
 
 var traceScopeMethods = map[string]lua.LGFunction{
 	"span_count": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Traces)
+		s := checkScopeOf(L, dataplane.Traces)
 		L.Push(lua.LNumber(s.spans.Len()))
 		return 1
 	},
 	"span": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Traces)
+		s := checkScopeOf(L, dataplane.Traces)
 		i, ok := checkIndex(L, 2, s.spans.Len())
 		if !ok {
 			L.Push(lua.LNil)
@@ -152,7 +152,7 @@ var traceScopeMethods = map[string]lua.LGFunction{
 		return 1
 	},
 	"spans": func(L *lua.LState) int {
-		s := checkScopeOf(L, telemetry.Traces)
+		s := checkScopeOf(L, dataplane.Traces)
 		_, ud := s.newScopeSpans()
 		return iterate(L, s.b.bd.spansNext, ud)
 	},

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 
 	lua "github.com/yuin/gopher-lua"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -210,18 +210,18 @@ func (p *wp) predicate(t *lua.LTable, path string, depth int) {
 	}
 
 	if v, ok := fields["name"]; ok {
-		p.needSig(path+".name", sig != telemetry.Logs, "log records have no name")
+		p.needSig(path+".name", sig != dataplane.Logs, "log records have no name")
 		p.add(cond{target: tName, op: opEquals, eq: lua.LTString, str: p.str(path+".name", v)})
 	}
 	if v, ok := fields["name_matches"]; ok {
-		p.needSig(path+".name_matches", sig != telemetry.Logs, "log records have no name")
+		p.needSig(path+".name_matches", sig != dataplane.Logs, "log records have no name")
 		p.add(cond{target: tName, op: opMatches, re: p.regexp(path+".name_matches", v)})
 	}
 	if v, ok := fields["scope"]; ok {
 		p.add(cond{target: tScopeName, op: opEquals, eq: lua.LTString, str: p.str(path+".scope", v)})
 	}
 	if v, ok := fields["kind"]; ok {
-		p.needSig(path+".kind", sig == telemetry.Traces, "only spans have a kind")
+		p.needSig(path+".kind", sig == dataplane.Traces, "only spans have a kind")
 		s := p.str(path+".kind", v)
 		k, ok := parseSpanKind(s)
 		if !ok {
@@ -230,7 +230,7 @@ func (p *wp) predicate(t *lua.LTable, path string, depth int) {
 		p.add(cond{target: tKind, kind: k})
 	}
 	if v, ok := fields["severity_at_least"]; ok {
-		p.needSig(path+".severity_at_least", sig == telemetry.Logs, "only log records have a severity")
+		p.needSig(path+".severity_at_least", sig == dataplane.Logs, "only log records have a severity")
 		num, isNum := v.(lua.LNumber)
 		if !isNum {
 			p.fail(path+".severity_at_least", "number expected, got "+v.Type().String())
@@ -238,7 +238,7 @@ func (p *wp) predicate(t *lua.LTable, path string, depth int) {
 		p.add(cond{target: tSeverity, op: opAtLeast, num: float64(num)})
 	}
 	if v, ok := fields["body_matches"]; ok {
-		p.needSig(path+".body_matches", sig == telemetry.Logs, "only log records have a body")
+		p.needSig(path+".body_matches", sig == dataplane.Logs, "only log records have a body")
 		p.add(cond{target: tBody, op: opMatches, re: p.regexp(path+".body_matches", v)})
 	}
 	if v, ok := fields["key_pattern"]; ok {
@@ -265,7 +265,7 @@ func (p *wp) add(c cond) {
 	case tScopeAttr, tScopeName:
 		w.scope = append(w.scope, c)
 	case tName:
-		if p.b.sig == telemetry.Metrics {
+		if p.b.sig == dataplane.Metrics {
 			w.metric = append(w.metric, c)
 		} else {
 			w.item = append(w.item, c)

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -109,7 +109,7 @@ func (s *lazySchema) DecodeArgs(v any) (any, error) { return s.reg().Schema.Deco
 func (s *lazySchema) ExportTypes() map[string]reflect.Type { return s.reg().Schema.ExportTypes() }
 
 // accepts checks a signal with the component's own check, if it has one.
-func (s *lazySchema) accepts(sig telemetry.Signal, outputs [telemetry.NumSignals]bool) error {
+func (s *lazySchema) accepts(sig dataplane.Signal, outputs [dataplane.NumSignals]bool) error {
 	if a := s.reg().Accepts; a != nil {
 		return a(sig, outputs)
 	}

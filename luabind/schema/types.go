@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -25,8 +25,8 @@ const (
 	KindDuration             // "duration": "200ms" in scripts, seconds in Lua
 	KindAny                  // "any": any script value
 	KindTable                // "table": any Lua table, as a Table
-	KindConsumer             // "consumer": a component's input, a telemetry.Consumer
-	KindOutput               // "output": { traces = {...}, ... }, a telemetry.Output
+	KindConsumer             // "consumer": a component's input, a dataplane.Consumer
+	KindOutput               // "output": { traces = {...}, ... }, a dataplane.Output
 	KindObject               // "object": the fields of Type.Fields
 	KindList                 // "list(T)"
 	KindMap                  // "map(T)": string keys
@@ -131,8 +131,8 @@ func (t *Type) object() *Type {
 }
 
 var (
-	consumerType = reflect.TypeFor[telemetry.Consumer]()
-	outputType   = reflect.TypeFor[telemetry.Output]()
+	consumerType = reflect.TypeFor[dataplane.Consumer]()
+	outputType   = reflect.TypeFor[dataplane.Output]()
 	anyType      = reflect.TypeFor[any]()
 	tableType    = reflect.TypeFor[Table]()
 	durationType = reflect.TypeFor[time.Duration]()

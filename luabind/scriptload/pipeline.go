@@ -1,9 +1,9 @@
-// Package pipeline is the one way a pipeline script is loaded: it runs
+// Package scriptload is the one way a pipeline script is loaded: it runs
 // the script (package luabind), loads the plugins it declares (package
 // luabind/plugin) and returns the script in its neutral form with the
 // registry to check it against. The commands (run, check, graph) and
 // every reload go through Load.
-package pipeline
+package scriptload
 
 import (
 	"maps"

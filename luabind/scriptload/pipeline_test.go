@@ -1,4 +1,4 @@
-package pipeline
+package scriptload
 
 import (
 	"path/filepath"

@@ -41,7 +41,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/pipetest"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind"
@@ -351,7 +351,7 @@ func (p *parser) decodeInput(pos script.Pos, t *lua.LTable) ([]pipetest.Batch, e
 		if v == nil {
 			continue
 		}
-		sig, _ := telemetry.ParseSignal(name)
+		sig, _ := dataplane.ParseSignal(name)
 		docs, err := jsonDocs(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -410,7 +410,7 @@ func (p *parser) decodeExpect(pos script.Pos, t *lua.LTable) ([]pipetest.Output,
 			if sv == nil {
 				continue
 			}
-			sig, _ := telemetry.ParseSignal(name)
+			sig, _ := dataplane.ParseSignal(name)
 			se, err := p.decodeSignal(pos, sig, sv)
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", id, name, err)
@@ -423,7 +423,7 @@ func (p *parser) decodeExpect(pos script.Pos, t *lua.LTable) ([]pipetest.Output,
 	return out, err
 }
 
-func (p *parser) decodeSignal(pos script.Pos, sig telemetry.Signal, v lua.LValue) (pipetest.SignalExpect, error) {
+func (p *parser) decodeSignal(pos script.Pos, sig dataplane.Signal, v lua.LValue) (pipetest.SignalExpect, error) {
 	se := pipetest.SignalExpect{Signal: sig, Pos: pos, Count: -1}
 	if n, ok := v.(lua.LNumber); ok {
 		se.Count = int(n)

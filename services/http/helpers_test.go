@@ -20,7 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
@@ -29,12 +29,12 @@ import (
 type fakeHost struct {
 	mu       sync.Mutex
 	infos    []component.Info
-	taps     map[string]*telemetry.Tap
+	taps     map[string]*dataplane.Tap
 	load     service.Load
 	services map[string]service.Service
 }
 
-func (h *fakeHost) Tap(id string) *telemetry.Tap {
+func (h *fakeHost) Tap(id string) *dataplane.Tap {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.taps[id]

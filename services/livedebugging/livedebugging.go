@@ -7,7 +7,7 @@
 //	livedebugging { enabled = true }
 //
 // and it costs nothing on the data path while nobody watches: the engine
-// taps every component's outputs at the fan-out (see telemetry.Tap), where
+// taps every component's outputs at the fan-out (see dataplane.Tap), where
 // an idle tap is one atomic load per batch. A viewer samples at most
 // max_batches_per_second batches; each is copied at the fan-out and turned
 // into OTLP JSON (pdata's JSON marshalers) by the viewer's own request, off
@@ -50,7 +50,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
@@ -219,7 +219,7 @@ func (s *Service) ServeDebug(w http.ResponseWriter, r *http.Request, id string) 
 		http.Error(w, "live debugging is disabled: enable it with `livedebugging { enabled = true }` in the script", http.StatusServiceUnavailable)
 		return
 	}
-	var tap *telemetry.Tap
+	var tap *dataplane.Tap
 	if host != nil {
 		tap = host.Tap(id)
 	}
@@ -227,10 +227,10 @@ func (s *Service) ServeDebug(w http.ResponseWriter, r *http.Request, id string) 
 		http.Error(w, "no component "+id, http.StatusNotFound)
 		return
 	}
-	opts := telemetry.ViewOptions{Interval: time.Duration(float64(time.Second) / cfg.MaxBatchesPerSecond), Buffer: cfg.Buffer}
+	opts := dataplane.ViewOptions{Interval: time.Duration(float64(time.Second) / cfg.MaxBatchesPerSecond), Buffer: cfg.Buffer}
 	if q := r.URL.Query().Get("signal"); q != "" {
 		for _, name := range strings.Split(q, ",") {
-			sig, ok := telemetry.ParseSignal(strings.TrimSpace(name))
+			sig, ok := dataplane.ParseSignal(strings.TrimSpace(name))
 			if !ok {
 				http.Error(w, fmt.Sprintf("unknown signal %q (want traces, metrics or logs)", name), http.StatusBadRequest)
 				return
@@ -252,7 +252,7 @@ func (s *Service) ServeDebug(w http.ResponseWriter, r *http.Request, id string) 
 }
 
 // stream writes v's samples to w until the viewer ends, and says why.
-func (s *Service) stream(w http.ResponseWriter, r *http.Request, id string, v *telemetry.Viewer, off <-chan struct{}) string {
+func (s *Service) stream(w http.ResponseWriter, r *http.Request, id string, v *dataplane.Viewer, off <-chan struct{}) string {
 	rc := http.NewResponseController(w)
 	write := func(text string) error {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -283,9 +283,9 @@ func (s *Service) stream(w http.ResponseWriter, r *http.Request, id string, v *t
 			return end("disabled", "live debugging was disabled")
 		case <-v.Done():
 			switch err := v.Err(); {
-			case errors.Is(err, telemetry.ErrSlowViewer):
+			case errors.Is(err, dataplane.ErrSlowViewer):
 				return end("slow", "dropped: "+err.Error())
-			case errors.Is(err, telemetry.ErrTapClosed):
+			case errors.Is(err, dataplane.ErrTapClosed):
 				return end("component_removed", "the component was removed")
 			default:
 				return end("disconnected", "stopped")
@@ -314,7 +314,7 @@ func (s *Service) stream(w http.ResponseWriter, r *http.Request, id string, v *t
 }
 
 // marshal turns a sample into OTLP JSON.
-func marshal(smp telemetry.Sample) ([]byte, error) {
+func marshal(smp dataplane.Sample) ([]byte, error) {
 	switch d := smp.Data.(type) {
 	case ptrace.Traces:
 		return (&ptrace.JSONMarshaler{}).MarshalTraces(d)

@@ -17,7 +17,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/service"
 	"github.com/flowlua/flowlua/services"
 )
@@ -26,10 +26,10 @@ import (
 type host struct {
 	service.Host // nil: only Tap is called
 	id           string
-	tap          *telemetry.Tap
+	tap          *dataplane.Tap
 }
 
-func (h host) Tap(id string) *telemetry.Tap {
+func (h host) Tap(id string) *dataplane.Tap {
 	if id == h.id {
 		return h.tap
 	}
@@ -47,7 +47,7 @@ func setup(t *testing.T, cfg Config) (*Service, func(), *consumertest.TracesSink
 	if err := s.Update(cfg); err != nil {
 		t.Fatal(err)
 	}
-	tap := telemetry.NewTap(nil)
+	tap := dataplane.NewTap(nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() { _ = s.Run(ctx, host{id: "a.b", tap: tap}) }()
@@ -65,7 +65,7 @@ func setup(t *testing.T, cfg Config) (*Service, func(), *consumertest.TracesSink
 		time.Sleep(time.Millisecond)
 	}
 	sink := new(consumertest.TracesSink)
-	f := telemetry.OutputTraces(telemetry.Output{Traces: []telemetry.Consumer{&telemetry.Signals{Traces: sink}}}.WithTap(tap))
+	f := dataplane.OutputTraces(dataplane.Output{Traces: []dataplane.Consumer{&dataplane.Signals{Traces: sink}}}.WithTap(tap))
 	send := func() {
 		td := ptrace.NewTraces()
 		td.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty().SetName("hello")

@@ -12,7 +12,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/luabind/plugin"
 	// otelcol.processor.transform and otelcol.processor.attributes
 	_ "github.com/flowlua/flowlua/stdlib/otelcol"
@@ -104,7 +104,7 @@ func editCases(tb testing.TB) []editCase {
 	}
 	drop := map[string]any{"traces": []any{consumertest.NewNop()}}
 	// consume makes the edit of a component: one ConsumeTraces.
-	consume := func(tb testing.TB, input telemetry.Consumer) func(ptrace.Traces) {
+	consume := func(tb testing.TB, input dataplane.Consumer) func(ptrace.Traces) {
 		return func(td ptrace.Traces) {
 			if err := input.ConsumeTraces(context.Background(), td); err != nil {
 				tb.Fatal(err)

@@ -19,7 +19,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -34,7 +34,7 @@ func (s *sink) Capabilities() consumer.Capabilities { return consumer.Capabiliti
 
 // start builds and runs the component name with args and returns its
 // input.
-func start(t *testing.T, name string, args map[string]any) telemetry.Consumer {
+func start(t *testing.T, name string, args map[string]any) dataplane.Consumer {
 	t.Helper()
 	r, ok := component.DefaultRegistry.Get(name)
 	if !ok {
@@ -45,20 +45,20 @@ func start(t *testing.T, name string, args map[string]any) telemetry.Consumer {
 
 // startReg builds and runs the component of r with args until the test
 // ends and returns its input.
-func startReg(t testing.TB, r component.Registration, args map[string]any) telemetry.Consumer {
+func startReg(t testing.TB, r component.Registration, args map[string]any) dataplane.Consumer {
 	t.Helper()
 	name := r.Name
 	a, err := r.DecodeArgs(args)
 	if err != nil {
 		t.Fatalf("arguments: %v", err)
 	}
-	var input telemetry.Consumer
+	var input dataplane.Consumer
 	c, err := r.Build(component.Options{
 		ID:         name + ".test",
 		Logger:     slog.New(slog.DiscardHandler),
 		Registerer: prometheus.NewRegistry(),
 		OnStateChange: func(e component.Exports) {
-			input, _ = decode.ExportValues(e)["input"].(telemetry.Consumer)
+			input, _ = decode.ExportValues(e)["input"].(dataplane.Consumer)
 		},
 	}, a)
 	if err != nil {

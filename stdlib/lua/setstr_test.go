@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/flowlua/flowlua/luabind/plugin"
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpdecode"
+	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
 )
 
 // everyOther is a plugin whose component sets user.email on the odd
@@ -56,7 +56,7 @@ func TestSetStringIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := otlpdecode.NewUnmarshaler(true)
+	u := otlpwire.NewUnmarshaler(true)
 	td, err := u.UnmarshalTraces(buf)
 	if err != nil {
 		t.Fatal(err)

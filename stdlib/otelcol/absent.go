@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -92,7 +92,7 @@ func (s absentSchema) ExportTypes() map[string]reflect.Type {
 	case strings.HasPrefix(s.name, "otelcol.extension."):
 		return decode.ExportTypes(reflect.TypeFor[ExtensionExports]())
 	default:
-		return decode.ExportTypes(reflect.TypeFor[telemetry.Exports]())
+		return decode.ExportTypes(reflect.TypeFor[dataplane.Exports]())
 	}
 }
 

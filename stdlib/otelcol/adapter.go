@@ -20,7 +20,7 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // adapter is a flowlua component running one upstream component.
@@ -36,9 +36,9 @@ type adapter struct {
 	waits      context.Context
 	cancelWait context.CancelFunc
 
-	input  *telemetry.Indirect            // processors, exporters, connectors: the exported input
-	out    *telemetry.Indirect            // receivers, processors, connectors: the fan-out to output
-	routes map[string]*telemetry.Indirect // connectors: the fan-out to each named output
+	input  *dataplane.Indirect            // processors, exporters, connectors: the exported input
+	out    *dataplane.Indirect            // receivers, processors, connectors: the fan-out to output
+	routes map[string]*dataplane.Indirect // connectors: the fan-out to each named output
 
 	mu      sync.Mutex
 	args    decoded
@@ -89,15 +89,15 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 	}
 
 	if k.hasOutput() {
-		a.out = telemetry.NewIndirect()
-		a.out.Set(telemetry.FanOut(d.output))
+		a.out = dataplane.NewIndirect()
+		a.out.Set(dataplane.FanOut(d.output))
 		a.setRoutes(d)
-		if usedSignals(d.output) == ([telemetry.NumSignals]bool{}) && len(d.routes) == 0 {
+		if usedSignals(d.output) == ([dataplane.NumSignals]bool{}) && len(d.routes) == 0 {
 			opts.Logger.Warn("no consumers in output: nothing will be sent on")
 		}
 	}
 	if k.hasInput() {
-		a.input = telemetry.NewIndirect()
+		a.input = dataplane.NewIndirect()
 	}
 	if k.class == classExtension {
 		a.ext = newExtension(a.id)
@@ -111,7 +111,7 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 	if opts.OnStateChange != nil {
 		switch {
 		case k.hasInput():
-			opts.OnStateChange(telemetry.Exports{Input: a.input})
+			opts.OnStateChange(dataplane.Exports{Input: a.input})
 		case k.class == classExtension:
 			opts.OnStateChange(ExtensionExports{ID: a.ext})
 		}
@@ -251,7 +251,7 @@ func (a *adapter) finish(ctx context.Context) {
 	a.cur = nil
 	a.mu.Unlock()
 	a.cancelWait()
-	if inst != nil && a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
+	if inst != nil && a.input != nil && a.input.Get() == dataplane.Consumer(inst) {
 		a.input.Set(nil) // upstream components are stopped first: nothing new comes
 	}
 	if inst != nil {
@@ -296,7 +296,7 @@ func (a *adapter) retire(ctx context.Context, inst *instance) {
 	if inst.ext != nil {
 		inst.ext.stopped()
 	}
-	if a.input != nil && a.input.Get() == telemetry.Consumer(inst) {
+	if a.input != nil && a.input.Get() == dataplane.Consumer(inst) {
 		a.input.Set(nil)
 	}
 	if left := inst.probe.queued(); left > 0 && inst.probe.persistent {
@@ -395,7 +395,7 @@ func (a *adapter) applyLocked(d decoded) error {
 // setOutput points the fan-out at d's consumers.
 func (a *adapter) setOutput(d decoded) {
 	if a.out != nil {
-		a.out.Set(telemetry.FanOut(d.output))
+		a.out.Set(dataplane.FanOut(d.output))
 	}
 	a.setRoutes(d)
 }

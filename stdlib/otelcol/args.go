@@ -11,7 +11,7 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -20,7 +20,7 @@ import (
 // upstream factory it decodes for.
 type Args struct {
 	// Output is where a receiver or processor sends each signal.
-	Output telemetry.Output
+	Output dataplane.Output
 	// Config is the upstream config: the factory's defaults with the
 	// script's keys unmarshalled over them. It is incomplete and was not
 	// validated when the arguments held placeholders (check mode).
@@ -77,7 +77,7 @@ func (a Args) MarshalJSON() ([]byte, error) {
 
 // decoded is the signal-independent content of an Args.
 type decoded struct {
-	output     telemetry.Output
+	output     dataplane.Output
 	config     component.Config
 	values     map[string]any
 	partial    bool
@@ -143,7 +143,7 @@ func asTable(v any) (map[string]any, error) {
 // decodeOutput decodes `output` with flowlua's decoder (which knows
 // consumers and placeholders) and checks that the component handles the
 // signals given consumers.
-func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
+func decodeOutput(k *kind, v any, out *dataplane.Output) decode.Errors {
 	var errs decode.Errors
 	if err := decode.Decode(v, out); err != nil {
 		var des decode.Errors
@@ -159,7 +159,7 @@ func decodeOutput(k *kind, v any, out *telemetry.Output) decode.Errors {
 			errs = append(errs, &decode.Error{Path: joinPath("output", e.Path), Message: e.Message})
 		}
 	}
-	for _, s := range telemetry.AllSignals {
+	for _, s := range dataplane.AllSignals {
 		if len(out.Consumers(s)) > 0 && !k.produces[s] {
 			errs = append(errs, decode.Errorf("output."+s.String(), "%s does not produce %s", k.name, s))
 		}

@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/collector/exporter/otlpexporter"
 	"go.opentelemetry.io/collector/processor/batchprocessor"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 )
@@ -83,7 +83,7 @@ func TestArgsErrors(t *testing.T) {
 		name: "output entry that is no consumer",
 		comp: "otelcol.processor.batch",
 		args: map[string]any{"output": map[string]any{"traces": []any{newSink(), "nope"}}},
-		want: []string{`output.traces[2]: expected telemetry.Consumer, got string`},
+		want: []string{`output.traces[2]: expected dataplane.Consumer, got string`},
 	}, {
 		name: "unknown output signal",
 		comp: "otelcol.processor.batch",
@@ -172,7 +172,7 @@ func TestArgsDecodeConfig(t *testing.T) {
 // (which would refuse the unknown endpoint) is skipped, wrong types fail.
 func TestArgsCheckMode(t *testing.T) {
 	str := &script.Placeholder{Type: reflect.TypeFor[string](), From: "file.read.token.content"}
-	consumerT := &script.Placeholder{Type: reflect.TypeFor[telemetry.Consumer](), From: "otelcol.exporter.otlp.x.input"}
+	consumerT := &script.Placeholder{Type: reflect.TypeFor[dataplane.Consumer](), From: "otelcol.exporter.otlp.x.input"}
 	boolean := &script.Placeholder{Type: reflect.TypeFor[bool](), From: "x.y.flag"}
 	extension := &script.Placeholder{Type: reflect.TypeFor[*Extension](), From: "otelcol.extension.file_storage.q.id"}
 
@@ -204,11 +204,11 @@ func TestArgsCheckMode(t *testing.T) {
 	_, _, err = decodeFor(t, "otelcol.processor.batch", map[string]any{
 		"output": map[string]any{"traces": []any{consumerT}, "logs": []any{str}},
 	})
-	if got := errString(err); got != "output.logs[1]: expected telemetry.Consumer, got string (from file.read.token.content)" {
+	if got := errString(err); got != "output.logs[1]: expected dataplane.Consumer, got string (from file.read.token.content)" {
 		t.Errorf("placeholder in output: %s", got)
 	}
 	_, _, err = decodeFor(t, "otelcol.exporter.otlp", map[string]any{"endpoint": "a:1", "compression": consumerT})
-	if got := errString(err); got != "compression: expected a string, number, boolean or table, got telemetry.Consumer (from otelcol.exporter.otlp.x.input)" {
+	if got := errString(err); got != "compression: expected a string, number, boolean or table, got dataplane.Consumer (from otelcol.exporter.otlp.x.input)" {
 		t.Errorf("consumer placeholder in config: %s", got)
 	}
 	_, _, err = decodeFor(t, "otelcol.exporter.otlp", map[string]any{"endpoint": "a:1", "sending_queue": map[string]any{"storage": str}})

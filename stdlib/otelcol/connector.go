@@ -14,7 +14,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pipeline"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -35,20 +35,20 @@ import (
 // Indirect that the adapter swaps on Update, as a processor's output.
 
 // pipelineSignals maps flowlua's signals to the collector's.
-var pipelineSignals = [telemetry.NumSignals]pipeline.Signal{
-	telemetry.Traces:  pipeline.SignalTraces,
-	telemetry.Metrics: pipeline.SignalMetrics,
-	telemetry.Logs:    pipeline.SignalLogs,
+var pipelineSignals = [dataplane.NumSignals]pipeline.Signal{
+	dataplane.Traces:  pipeline.SignalTraces,
+	dataplane.Metrics: pipeline.SignalMetrics,
+	dataplane.Logs:    pipeline.SignalLogs,
 }
 
 // connectionsOf returns which connections f has: [in][out].
-func connectionsOf(f connector.Factory) [telemetry.NumSignals][telemetry.NumSignals]bool {
-	levels := [telemetry.NumSignals][telemetry.NumSignals]component.StabilityLevel{
-		telemetry.Traces:  {f.TracesToTracesStability(), f.TracesToMetricsStability(), f.TracesToLogsStability()},
-		telemetry.Metrics: {f.MetricsToTracesStability(), f.MetricsToMetricsStability(), f.MetricsToLogsStability()},
-		telemetry.Logs:    {f.LogsToTracesStability(), f.LogsToMetricsStability(), f.LogsToLogsStability()},
+func connectionsOf(f connector.Factory) [dataplane.NumSignals][dataplane.NumSignals]bool {
+	levels := [dataplane.NumSignals][dataplane.NumSignals]component.StabilityLevel{
+		dataplane.Traces:  {f.TracesToTracesStability(), f.TracesToMetricsStability(), f.TracesToLogsStability()},
+		dataplane.Metrics: {f.MetricsToTracesStability(), f.MetricsToMetricsStability(), f.MetricsToLogsStability()},
+		dataplane.Logs:    {f.LogsToTracesStability(), f.LogsToMetricsStability(), f.LogsToLogsStability()},
 	}
-	var c [telemetry.NumSignals][telemetry.NumSignals]bool
+	var c [dataplane.NumSignals][dataplane.NumSignals]bool
 	for in := range levels {
 		for out, l := range levels[in] {
 			c[in][out] = l != component.StabilityLevelUndefined
@@ -59,25 +59,25 @@ func connectionsOf(f connector.Factory) [telemetry.NumSignals][telemetry.NumSign
 
 // createConnector creates f's connection from in to out, feeding a
 // router over next, the output pipelines of signal out.
-func createConnector(f connector.Factory, s settings, cfg component.Config, in, out telemetry.Signal, next map[pipeline.ID]telemetry.Consumer) (component.Component, error) {
+func createConnector(f connector.Factory, s settings, cfg component.Config, in, out dataplane.Signal, next map[pipeline.ID]dataplane.Consumer) (component.Component, error) {
 	set := connector.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 	switch out {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		r := connector.NewTracesRouter(pipelinesOf[consumer.Traces](next))
 		switch in {
-		case telemetry.Traces:
+		case dataplane.Traces:
 			return f.CreateTracesToTraces(s.ctx, set, cfg, r)
-		case telemetry.Metrics:
+		case dataplane.Metrics:
 			return f.CreateMetricsToTraces(s.ctx, set, cfg, r)
 		default:
 			return f.CreateLogsToTraces(s.ctx, set, cfg, r)
 		}
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		r := connector.NewMetricsRouter(pipelinesOf[consumer.Metrics](next))
 		switch in {
-		case telemetry.Traces:
+		case dataplane.Traces:
 			return f.CreateTracesToMetrics(s.ctx, set, cfg, r)
-		case telemetry.Metrics:
+		case dataplane.Metrics:
 			return f.CreateMetricsToMetrics(s.ctx, set, cfg, r)
 		default:
 			return f.CreateLogsToMetrics(s.ctx, set, cfg, r)
@@ -85,9 +85,9 @@ func createConnector(f connector.Factory, s settings, cfg component.Config, in, 
 	default:
 		r := connector.NewLogsRouter(pipelinesOf[consumer.Logs](next))
 		switch in {
-		case telemetry.Traces:
+		case dataplane.Traces:
 			return f.CreateTracesToLogs(s.ctx, set, cfg, r)
-		case telemetry.Metrics:
+		case dataplane.Metrics:
 			return f.CreateMetricsToLogs(s.ctx, set, cfg, r)
 		default:
 			return f.CreateLogsToLogs(s.ctx, set, cfg, r)
@@ -96,7 +96,7 @@ func createConnector(f connector.Factory, s settings, cfg component.Config, in, 
 }
 
 // pipelinesOf returns next with its consumers as Cs.
-func pipelinesOf[C any](next map[pipeline.ID]telemetry.Consumer) map[pipeline.ID]C {
+func pipelinesOf[C any](next map[pipeline.ID]dataplane.Consumer) map[pipeline.ID]C {
 	m := make(map[pipeline.ID]C, len(next))
 	for id, c := range next {
 		m[id] = any(c).(C)
@@ -109,7 +109,7 @@ func pipelinesOf[C any](next map[pipeline.ID]telemetry.Consumer) map[pipeline.ID
 // the connectors whose config names pipelines (routing's table[].pipelines
 // and default_pipelines). The default output of a signal is the pipeline
 // named after it ("traces").
-type routes map[pipeline.ID][]telemetry.Consumer
+type routes map[pipeline.ID][]dataplane.Consumer
 
 // sameNames reports whether r and o name the same pipelines.
 func (r routes) sameNames(o routes) bool {
@@ -125,13 +125,13 @@ func (r routes) sameNames(o routes) bool {
 }
 
 // signalOf returns the flowlua signal of a pipeline id.
-func signalOf(id pipeline.ID) telemetry.Signal {
+func signalOf(id pipeline.ID) dataplane.Signal {
 	for s, ps := range pipelineSignals {
 		if ps == id.Signal() {
-			return telemetry.Signal(s)
+			return dataplane.Signal(s)
 		}
 	}
-	return telemetry.Logs
+	return dataplane.Logs
 }
 
 // splitRoutes takes the named outputs ("traces/errors") out of a
@@ -160,7 +160,7 @@ func splitRoutes(k *kind, v any) (any, routes, decode.Errors) {
 			errs = append(errs, decode.Errorf(path, "%s does not produce %s", k.name, id.Signal()))
 			continue
 		}
-		var cs []telemetry.Consumer
+		var cs []dataplane.Consumer
 		if err := decode.Decode(val, &cs); err != nil {
 			errs = append(errs, decode.Errorf(path, "%v", err))
 			continue
@@ -181,21 +181,21 @@ func (a *adapter) setRoutes(d decoded) {
 		ind := a.routes[id.String()]
 		if ind == nil {
 			if a.routes == nil {
-				a.routes = map[string]*telemetry.Indirect{}
+				a.routes = map[string]*dataplane.Indirect{}
 			}
-			ind = telemetry.NewIndirect()
+			ind = dataplane.NewIndirect()
 			a.routes[id.String()] = ind
 		}
-		var o telemetry.Output
+		var o dataplane.Output
 		switch signalOf(id) {
-		case telemetry.Traces:
+		case dataplane.Traces:
 			o.Traces = cs
-		case telemetry.Metrics:
+		case dataplane.Metrics:
 			o.Metrics = cs
 		default:
 			o.Logs = cs
 		}
-		ind.Set(telemetry.FanOut(o))
+		ind.Set(dataplane.FanOut(o))
 	}
 }
 
@@ -205,9 +205,9 @@ func (a *adapter) setRoutes(d decoded) {
 // several.
 func (a *adapter) addConnections(inst *instance, cfg component.Config, d decoded) error {
 	k := a.k
-	next := [telemetry.NumSignals]map[pipeline.ID]telemetry.Consumer{}
-	for _, out := range telemetry.AllSignals {
-		next[out] = map[pipeline.ID]telemetry.Consumer{}
+	next := [dataplane.NumSignals]map[pipeline.ID]dataplane.Consumer{}
+	for _, out := range dataplane.AllSignals {
+		next[out] = map[pipeline.ID]dataplane.Consumer{}
 		if len(d.output.Consumers(out)) > 0 {
 			next[out][pipeline.NewID(pipelineSignals[out])] = a.out
 		}
@@ -215,9 +215,9 @@ func (a *adapter) addConnections(inst *instance, cfg component.Config, d decoded
 	for id := range d.routes {
 		next[signalOf(id)][id] = a.routes[id.String()]
 	}
-	for _, in := range telemetry.AllSignals {
+	for _, in := range dataplane.AllSignals {
 		var fan connFanOut
-		for _, out := range telemetry.AllSignals {
+		for _, out := range dataplane.AllSignals {
 			if !k.connects[in][out] || len(next[out]) == 0 {
 				continue
 			}
@@ -233,12 +233,12 @@ func (a *adapter) addConnections(inst *instance, cfg component.Config, d decoded
 		}
 		switch {
 		case len(fan) == 0 && !k.supports[in]:
-			inst.reject[in] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, in, telemetry.ErrUnsupportedSignal)
+			inst.reject[in] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, in, dataplane.ErrUnsupportedSignal)
 		case len(fan) == 0:
-			inst.reject[in] = fmt.Errorf("%s has no output for what it makes of %s: %w", a.opts.ID, in, telemetry.ErrUnsupportedSignal)
-		case in == telemetry.Traces:
+			inst.reject[in] = fmt.Errorf("%s has no output for what it makes of %s: %w", a.opts.ID, in, dataplane.ErrUnsupportedSignal)
+		case in == dataplane.Traces:
 			inst.traces = fan.traces()
-		case in == telemetry.Metrics:
+		case in == dataplane.Metrics:
 			inst.metrics = fan.metrics()
 		default:
 			inst.logs = fan.logs()

@@ -9,7 +9,7 @@ import (
 	"go.opentelemetry.io/collector/consumer/consumererror"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // TestAliases: a factory that keeps a deprecated type name is registered
@@ -72,7 +72,7 @@ func TestConnector(t *testing.T) {
 		return false
 	}, "calls metrics")
 	err := c.input().ConsumeLogs(context.Background(), fixtureLogs(t))
-	if !consumererror.IsPermanent(err) || !errors.Is(err, telemetry.ErrUnsupportedSignal) {
+	if !consumererror.IsPermanent(err) || !errors.Is(err, dataplane.ErrUnsupportedSignal) {
 		t.Errorf("logs into span_metrics: %v, want a permanent unsupported-signal error", err)
 	}
 }

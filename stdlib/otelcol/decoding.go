@@ -7,23 +7,23 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc/encoding"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpdecode"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
+	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
 )
 
 // InstallOTLPDecoding makes flowlua decode OTLP export requests with
-// otlpdecode, which builds the same pdata with fewer allocations and hands
+// otlpwire, which builds the same pdata with fewer allocations and hands
 // whatever it does not handle to pdata's own decoder (fast false: every
 // request goes to pdata's decoder, and is still counted). It covers both
 // transports:
 //
-//  1. gRPC: it installs otlpdecode's codec as gRPC's "proto" codec. gRPC
+//  1. gRPC: it installs otlpwire's codec as gRPC's "proto" codec. gRPC
 //     keeps one codec per name for the whole process, read by every
 //     server, and allows replacing it only before servers start.
 //  2. HTTP: the otlp receivers' HTTP servers (flowlua's, see otlphttp.go)
 //     created afterwards decode protobuf bodies with an
-//     otlpdecode.Unmarshaler, and JSON bodies with an
-//     otlpdecode.JSONUnmarshaler, of the same setting.
+//     otlpwire.Unmarshaler, and JSON bodies with an
+//     otlpwire.JSONUnmarshaler, of the same setting.
 //
 // It returns the collector of flowlua_otlp_grpc_decoded_requests_total
 // and flowlua_otlp_http_decoded_requests_total. Call it once, from the
@@ -37,7 +37,7 @@ import (
 func InstallOTLPDecoding(fast bool) (prometheus.Collector, error) {
 	h := newHTTPDecoding(fast)
 	httpDecodingNow.Store(h)
-	c, err := otlpdecode.NewGRPCCodec(encoding.GetCodecV2("proto"), fast)
+	c, err := otlpwire.NewGRPCCodec(encoding.GetCodecV2("proto"), fast)
 	if err != nil {
 		return nil, fmt.Errorf("building the OTLP/gRPC codec: %w", err)
 	}
@@ -46,24 +46,30 @@ func InstallOTLPDecoding(fast bool) (prometheus.Collector, error) {
 }
 
 // httpDecoding is how flowlua's OTLP/HTTP servers decode request bodies,
-// and what they count: protobuf with an otlpdecode.Unmarshaler, JSON with
-// an otlpdecode.JSONUnmarshaler.
+// and what they count: protobuf with an otlpwire.Unmarshaler, JSON with
+// an otlpwire.JSONUnmarshaler.
 type httpDecoding struct {
-	proto *otlpdecode.Unmarshaler
-	json  *otlpdecode.JSONUnmarshaler
+	proto *otlpwire.Unmarshaler
+	json  *otlpwire.JSONUnmarshaler
 }
 
 func newHTTPDecoding(fast bool) *httpDecoding {
-	return &httpDecoding{proto: otlpdecode.NewUnmarshaler(fast), json: otlpdecode.NewJSONUnmarshaler(fast)}
+	return &httpDecoding{proto: otlpwire.NewUnmarshaler(fast), json: otlpwire.NewJSONUnmarshaler(fast)}
 }
 
-// httpDecodingNow is what the next OTLP/HTTP server decodes with: the
-// fast path, the default of `flowlua run`, until InstallOTLPDecoding.
+// httpDecodingNow is what the next OTLP/HTTP server decodes with, once
+// InstallOTLPDecoding has set it; until then, defaultHTTPDecoding.
 var httpDecodingNow atomic.Pointer[httpDecoding]
 
-func init() { httpDecodingNow.Store(newHTTPDecoding(true)) }
+// defaultHTTPDecoding is the fast path, the default of `flowlua run`.
+var defaultHTTPDecoding = newHTTPDecoding(true)
 
-func currentHTTPDecoding() *httpDecoding { return httpDecodingNow.Load() }
+func currentHTTPDecoding() *httpDecoding {
+	if d := httpDecodingNow.Load(); d != nil {
+		return d
+	}
+	return defaultHTTPDecoding
+}
 
 var (
 	grpcDecodedDesc = prometheus.NewDesc(
@@ -90,7 +96,7 @@ var (
 
 // decodingCollector exposes the decoders' counters.
 type decodingCollector struct {
-	grpc *otlpdecode.Codec
+	grpc *otlpwire.Codec
 	http *httpDecoding
 }
 
@@ -119,7 +125,7 @@ func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
 		count(grpcEncodedDesc, e.Guessed.Load(), signal, "guessed")
 		count(grpcEncodedDesc, e.Sized.Load(), signal, "sized")
 	}
-	for _, sig := range telemetry.AllSignals {
+	for _, sig := range dataplane.AllSignals {
 		count(encodedBatchesDesc, encodedBatchesSent[sig].Load(), sig.String())
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -27,12 +27,12 @@ func (a *Args) DescribeFields() []decode.Field {
 	var out []decode.Field
 	if k.hasOutput() {
 		out = append(out, decode.Field{Path: "output", Type: "table", Doc: "where to send each signal"})
-		for _, f := range decode.Describe(reflect.TypeFor[telemetry.Output]()) {
+		for _, f := range decode.Describe(reflect.TypeFor[dataplane.Output]()) {
 			f.Path = "output." + f.Path
 			out = append(out, f)
 		}
 		if k.class == classConnector {
-			out = append(out, decode.Field{Path: `output["<signal>/<name>"]`, Type: "list(telemetry.Consumer)", Doc: "a named output: the pipeline <signal>/<name> the config names (routing's table)"})
+			out = append(out, decode.Field{Path: `output["<signal>/<name>"]`, Type: "list(dataplane.Consumer)", Doc: "a named output: the pipeline <signal>/<name> the config names (routing's table)"})
 		}
 	}
 	d := describer{out: out, active: map[reflect.Type]bool{}}

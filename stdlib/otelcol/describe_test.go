@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
@@ -50,7 +50,7 @@ func TestDescribe(t *testing.T) {
 		comp: "otelcol.receiver.otlp",
 		want: []decode.Field{
 			{Path: "output", Type: "table", Doc: "where to send each signal"},
-			{Path: "output.traces", Type: "list(telemetry.Consumer)", Doc: "consumers of traces"},
+			{Path: "output.traces", Type: "list(dataplane.Consumer)", Doc: "consumers of traces"},
 			{Path: "protocols.grpc", Type: "table", Doc: "off unless given ({} for the defaults)"},
 			{Path: "protocols.grpc.endpoint", Type: "string", Default: `"localhost:4317"`},
 			{Path: "protocols.http.traces_url_path", Type: "string", Default: `"/v1/traces"`},
@@ -120,7 +120,7 @@ func TestRegistrations(t *testing.T) {
 				t.Errorf("%s exports %v, want id", n, types)
 			}
 		default:
-			if types["input"] != reflect.TypeFor[telemetry.Consumer]() {
+			if types["input"] != reflect.TypeFor[dataplane.Consumer]() {
 				t.Errorf("%s exports %v, want input", n, types)
 			}
 		}

@@ -88,7 +88,7 @@
 //
 // One receiver is not wholly upstream: flowlua serves the http protocol
 // of otelcol.receiver.otlp itself (otlphttp.go), so that protobuf bodies
-// are decoded by otlpdecode, and creates the upstream receiver without it.
+// are decoded by otlpwire, and creates the upstream receiver without it.
 // The kind's takeOver hook splits the config; everything else is generic.
 //
 // Components log through the component's slog logger (a zap core bridges

@@ -15,7 +15,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // Draining a replaced or stopped instance.
@@ -53,10 +53,10 @@ import (
 // instruments the drain watches, by name.
 const queueSizeMetric = "otelcol_exporter_queue_size"
 
-var sendFailedMetrics = map[string]telemetry.Signal{
-	"otelcol_exporter_send_failed_spans":         telemetry.Traces,
-	"otelcol_exporter_send_failed_metric_points": telemetry.Metrics,
-	"otelcol_exporter_send_failed_log_records":   telemetry.Logs,
+var sendFailedMetrics = map[string]dataplane.Signal{
+	"otelcol_exporter_send_failed_spans":         dataplane.Traces,
+	"otelcol_exporter_send_failed_metric_points": dataplane.Metrics,
+	"otelcol_exporter_send_failed_log_records":   dataplane.Logs,
 }
 
 // sentMetrics are the exporterhelper's counters of items sent, which tell
@@ -106,7 +106,7 @@ func (p *probe) queued() int64 {
 
 // failed counts n items of sig an exporter failed to send, with the
 // failure's attributes.
-func (p *probe) failed(sig telemetry.Signal, n int64, attrs attribute.Set) {
+func (p *probe) failed(sig dataplane.Signal, n int64, attrs attribute.Set) {
 	if p.dropped == nil || !p.hasQueue() {
 		return // without a queue the error went back to the sender
 	}
@@ -206,7 +206,7 @@ func (c *sentCounter) Add(ctx context.Context, n int64, opts ...metric.AddOption
 
 type failedCounter struct {
 	metric.Int64Counter
-	sig telemetry.Signal
+	sig dataplane.Signal
 	p   *probe
 }
 

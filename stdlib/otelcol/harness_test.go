@@ -18,7 +18,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // decodeFor decodes script-like arguments for a registered component the
@@ -123,10 +123,10 @@ func (r *running) update(name string, args map[string]any) error {
 }
 
 // input returns the component's exported input.
-func (r *running) input() telemetry.Consumer {
+func (r *running) input() dataplane.Consumer {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.exports.(telemetry.Exports).Input
+	return r.exports.(dataplane.Exports).Input
 }
 
 // health returns the component's health.
@@ -154,7 +154,7 @@ func eventually(t *testing.T, cond func() bool, format string, args ...any) {
 
 // sink records everything it consumes, per signal.
 type sink struct {
-	telemetry.Signals
+	dataplane.Signals
 	traces  *consumertest.TracesSink
 	metrics *consumertest.MetricsSink
 	logs    *consumertest.LogsSink
@@ -162,7 +162,7 @@ type sink struct {
 
 func newSink() *sink {
 	s := &sink{traces: new(consumertest.TracesSink), metrics: new(consumertest.MetricsSink), logs: new(consumertest.LogsSink)}
-	s.Signals = telemetry.Signals{Traces: s.traces, Metrics: s.metrics, Logs: s.logs}
+	s.Signals = dataplane.Signals{Traces: s.traces, Metrics: s.metrics, Logs: s.logs}
 	return s
 }
 

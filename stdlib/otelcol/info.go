@@ -4,14 +4,14 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/connector"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // Signals lists the signals the upstream component supports (none for
 // extensions), for `flowlua components --json`.
 func (k *kind) Signals() []string {
 	var out []string
-	for _, s := range telemetry.AllSignals {
+	for _, s := range dataplane.AllSignals {
 		if k.supports[s] {
 			out = append(out, s.String())
 		}
@@ -24,8 +24,8 @@ func (k *kind) Signals() []string {
 func (k *kind) Stability() map[string]string {
 	out := map[string]string{}
 	if f, ok := k.factory.(stabilities); ok {
-		levels := [telemetry.NumSignals]component.StabilityLevel{f.TracesStability(), f.MetricsStability(), f.LogsStability()}
-		for _, s := range telemetry.AllSignals {
+		levels := [dataplane.NumSignals]component.StabilityLevel{f.TracesStability(), f.MetricsStability(), f.LogsStability()}
+		for _, s := range dataplane.AllSignals {
 			if k.supports[s] {
 				out[s.String()] = levels[s].String()
 			}

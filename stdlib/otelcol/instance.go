@@ -17,13 +17,13 @@ import (
 	"go.opentelemetry.io/collector/pipeline"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // instance is the set of upstream components built from one config: a
 // receiver's or processor's components for the signals in use, an
 // exporter's for every signal it supports, or one extension. As a
-// telemetry.Consumer it dispatches each signal to its component.
+// dataplane.Consumer it dispatches each signal to its component.
 //
 // An instance is closed before its components are shut down: a call that
 // arrives after that goes to redirect (the component's input, which by
@@ -36,19 +36,19 @@ type instance struct {
 	metrics consumer.Metrics
 	logs    consumer.Logs
 	caps    consumer.Capabilities
-	reject  [telemetry.NumSignals]error
+	reject  [dataplane.NumSignals]error
 
 	cfg   component.Config // the config the components were created from
 	host  *host            // serves the extensions the config referenced
 	ext   *Extension       // an extension instance's handle
 	probe *probe           // watches the components' queues and drops (drain.go)
 
-	redirect telemetry.Consumer
+	redirect dataplane.Consumer
 	inflight atomic.Int64
 	closed   atomic.Bool
 }
 
-var _ telemetry.Consumer = (*instance)(nil)
+var _ dataplane.Consumer = (*instance)(nil)
 
 // newInstance creates the upstream components for d. They are not started.
 func (a *adapter) newInstance(d decoded) (*instance, error) {
@@ -95,18 +95,18 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		}
 	}
 	var firstErr error // an exporter's first signal its config rules out
-	for _, sig := range telemetry.AllSignals {
+	for _, sig := range dataplane.AllSignals {
 		switch {
 		case !k.supports[sig]:
-			inst.reject[sig] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, sig, telemetry.ErrUnsupportedSignal)
+			inst.reject[sig] = fmt.Errorf("%s does not accept %s: %w", a.opts.ID, sig, dataplane.ErrUnsupportedSignal)
 			continue
 		case k.hasOutput() && !used[sig]:
-			inst.reject[sig] = fmt.Errorf("%s has no %s output: %w", a.opts.ID, sig, telemetry.ErrUnsupportedSignal)
+			inst.reject[sig] = fmt.Errorf("%s has no %s output: %w", a.opts.ID, sig, dataplane.ErrUnsupportedSignal)
 			continue
 		}
-		var next telemetry.Consumer = a.out
+		var next dataplane.Consumer = a.out
 		if k.class == classReceiver {
-			next = telemetry.Entry(next)
+			next = dataplane.Entry(next)
 		}
 		c, err := k.create(s, upstreamCfg, sig, next)
 		if err != nil && k.class == classExporter {
@@ -140,11 +140,11 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 			continue
 		}
 		switch sig {
-		case telemetry.Traces:
+		case dataplane.Traces:
 			inst.traces = c.(consumer.Traces)
-		case telemetry.Metrics:
+		case dataplane.Metrics:
 			inst.metrics = c.(consumer.Metrics)
-		case telemetry.Logs:
+		case dataplane.Logs:
 			inst.logs = c.(consumer.Logs)
 		}
 		if c.(interface{ Capabilities() consumer.Capabilities }).Capabilities().MutatesData {
@@ -201,7 +201,7 @@ func (i *instance) leave() { i.inflight.Add(-1) }
 
 // unsupported counts n items of sig refused because the instance does not
 // take sig.
-func (i *instance) unsupported(sig telemetry.Signal, n int) {
+func (i *instance) unsupported(sig dataplane.Signal, n int) {
 	if i.probe.dropped != nil && n > 0 {
 		i.probe.dropped(sig.String(), flowcomp.DropUnsupportedSignal, n)
 	}
@@ -213,8 +213,8 @@ func (i *instance) Capabilities() consumer.Capabilities { return i.caps }
 // ConsumeTraces hands td to the traces component.
 func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if i.traces == nil {
-		i.unsupported(telemetry.Traces, td.SpanCount())
-		return consumererror.NewPermanent(i.reject[telemetry.Traces])
+		i.unsupported(dataplane.Traces, td.SpanCount())
+		return consumererror.NewPermanent(i.reject[dataplane.Traces])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeTraces(ctx, td)
@@ -226,8 +226,8 @@ func (i *instance) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 // ConsumeMetrics hands md to the metrics component.
 func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 	if i.metrics == nil {
-		i.unsupported(telemetry.Metrics, md.DataPointCount())
-		return consumererror.NewPermanent(i.reject[telemetry.Metrics])
+		i.unsupported(dataplane.Metrics, md.DataPointCount())
+		return consumererror.NewPermanent(i.reject[dataplane.Metrics])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeMetrics(ctx, md)
@@ -239,8 +239,8 @@ func (i *instance) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error
 // ConsumeLogs hands ld to the logs component.
 func (i *instance) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if i.logs == nil {
-		i.unsupported(telemetry.Logs, ld.LogRecordCount())
-		return consumererror.NewPermanent(i.reject[telemetry.Logs])
+		i.unsupported(dataplane.Logs, ld.LogRecordCount())
+		return consumererror.NewPermanent(i.reject[dataplane.Logs])
 	}
 	if !i.enter() {
 		return i.redirect.ConsumeLogs(ctx, ld)
@@ -254,11 +254,11 @@ func (i *instance) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 // to next (the component's input, pointing at the new instance).
 type gate struct {
 	open chan struct{}
-	next telemetry.Consumer
+	next dataplane.Consumer
 	caps consumer.Capabilities
 }
 
-func newGate(next telemetry.Consumer, caps consumer.Capabilities) *gate {
+func newGate(next dataplane.Consumer, caps consumer.Capabilities) *gate {
 	return &gate{open: make(chan struct{}), next: next, caps: caps}
 }
 
@@ -301,21 +301,21 @@ func (g *gate) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 }
 
 // AcceptsEncoded reports whether the component of signal takes encoded
-// requests (engine/component/telemetry/encoded.go).
+// requests (engine/component/dataplane/encoded.go).
 func (i *instance) AcceptsEncoded(signal pipeline.Signal) bool {
-	return telemetry.AcceptsEncoded(i.consumerOf(signal), signal)
+	return dataplane.AcceptsEncoded(i.consumerOf(signal), signal)
 }
 
 // ConsumeEncoded hands payload to the component of signal, decoded (and
 // refused as pdata is, when there is none) if it does not take it
 // encoded.
 func (i *instance) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	ec, ok := i.consumerOf(signal).(telemetry.EncodedConsumer)
+	ec, ok := i.consumerOf(signal).(dataplane.EncodedConsumer)
 	if !ok || !ec.AcceptsEncoded(signal) {
-		return telemetry.ConsumeDecoded(ctx, i, signal, payload)
+		return dataplane.ConsumeDecoded(ctx, i, signal, payload)
 	}
 	if !i.enter() {
-		return telemetry.ForwardEncoded(ctx, i.redirect, signal, payload, items)
+		return dataplane.ForwardEncoded(ctx, i.redirect, signal, payload, items)
 	}
 	defer i.leave()
 	return ec.ConsumeEncoded(ctx, signal, payload, items)
@@ -323,12 +323,12 @@ func (i *instance) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, p
 
 // consumerOf returns the component of signal, nil if there is none.
 func (i *instance) consumerOf(signal pipeline.Signal) any {
-	return (&telemetry.Signals{Traces: i.traces, Metrics: i.metrics, Logs: i.logs}).Of(signal)
+	return (&dataplane.Signals{Traces: i.traces, Metrics: i.metrics, Logs: i.logs}).Of(signal)
 }
 
 // AcceptsEncoded is next's.
 func (g *gate) AcceptsEncoded(signal pipeline.Signal) bool {
-	return telemetry.AcceptsEncoded(g.next, signal)
+	return dataplane.AcceptsEncoded(g.next, signal)
 }
 
 // ConsumeEncoded waits for the gate to open.
@@ -336,5 +336,5 @@ func (g *gate) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, paylo
 	if err := g.wait(ctx); err != nil {
 		return err
 	}
-	return telemetry.ForwardEncoded(ctx, g.next, signal, payload, items)
+	return dataplane.ForwardEncoded(ctx, g.next, signal, payload, items)
 }

@@ -23,12 +23,12 @@ import (
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpdecode"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
+	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
 )
 
 // The OTLP exporter sends the batches the batch processor kept encoded
-// (engine/component/telemetry/encoded.go) as they are: the patched
+// (engine/component/dataplane/encoded.go) as they are: the patched
 // exporterhelper queues them like pdata and hands them to an
 // otlpEncodedSender, which flowlua gives each signal's exporter. It is
 // the upstream exporter's push (v0.158.0, otlpexporter/otlp.go) without
@@ -40,9 +40,9 @@ import (
 // pdata reaches the exporter some other way.
 
 // The batch processor encodes the requests it keeps encoded with
-// otlpdecode, into buffers it reuses, rather than with pdata's
+// otlpwire, into buffers it reuses, rather than with pdata's
 // ProtoMarshaler into a new buffer each.
-func init() { batchprocessor.SetRequestEncoder(otlpdecode.AppendRequest) }
+func init() { batchprocessor.SetRequestEncoder(otlpwire.AppendRequest) }
 
 // encodedBatchesOff says that the exporters get no otlpEncodedSender
 // (SetEncodedBatches): every batch processor keeps pdata.
@@ -57,7 +57,7 @@ func SetEncodedBatches(on bool) { encodedBatchesOff.Store(!on) }
 
 // encodedBatchesSent counts, per signal, the batches the senders had a
 // server take (flowlua_otlp_encoded_batches_total).
-var encodedBatchesSent [telemetry.NumSignals]atomic.Uint64
+var encodedBatchesSent [dataplane.NumSignals]atomic.Uint64
 
 // sendsEncoded gives every exporter of the kind an otlpEncodedSender.
 func sendsEncoded() Option {
@@ -78,7 +78,7 @@ type otlpEncodedSender struct {
 	tel       component.TelemetrySettings
 	userAgent string
 	method    string // the full gRPC method of the signal's Export
-	signal    telemetry.Signal
+	signal    dataplane.Signal
 
 	conn        *grpc.ClientConn
 	callOptions []grpc.CallOption
@@ -88,15 +88,15 @@ type otlpEncodedSender struct {
 
 // newOTLPEncodedSender returns the sender of sig for an exporter made
 // from cfg; nil when cfg is not an otlp exporter's.
-func newOTLPEncodedSender(s settings, cfg component.Config, sig telemetry.Signal) *otlpEncodedSender {
+func newOTLPEncodedSender(s settings, cfg component.Config, sig dataplane.Signal) *otlpEncodedSender {
 	c, ok := cfg.(*otlpexporter.Config)
 	if !ok || encodedBatchesOff.Load() {
 		return nil
 	}
-	method := map[telemetry.Signal]string{
-		telemetry.Traces:  "/opentelemetry.proto.collector.trace.v1.TraceService/Export",
-		telemetry.Metrics: "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export",
-		telemetry.Logs:    "/opentelemetry.proto.collector.logs.v1.LogsService/Export",
+	method := map[dataplane.Signal]string{
+		dataplane.Traces:  "/opentelemetry.proto.collector.trace.v1.TraceService/Export",
+		dataplane.Metrics: "/opentelemetry.proto.collector.metrics.v1.MetricsService/Export",
+		dataplane.Logs:    "/opentelemetry.proto.collector.logs.v1.LogsService/Export",
 	}[sig]
 	return &otlpEncodedSender{
 		cfg:       c,
@@ -154,13 +154,13 @@ func (e *otlpEncodedSender) logPartialSuccess(b []byte) {
 		field    string
 	)
 	switch e.signal {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		r := ptraceotlp.NewExportResponse()
 		if r.UnmarshalProto(b) != nil {
 			return
 		}
 		msg, rejected, field = r.PartialSuccess().ErrorMessage(), r.PartialSuccess().RejectedSpans(), "dropped_spans"
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		r := pmetricotlp.NewExportResponse()
 		if r.UnmarshalProto(b) != nil {
 			return

@@ -35,15 +35,15 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // flowlua serves the OTLP/HTTP protocol of otelcol.receiver.otlp itself,
-// so that protobuf bodies are decoded by otlpdecode: the upstream
+// so that protobuf bodies are decoded by otlpwire: the upstream
 // receiver's HTTP handler decodes with pdata and cannot be hooked. The
 // upstream receiver is created without its http protocol (it keeps gRPC),
 // and an otlpHTTP serves the same config beside it. Everything but the
-// decoding, its bound on nesting (otlpdecode.MaxDepth) and the bytes
+// decoding, its bound on nesting (otlpwire.MaxDepth) and the bytes
 // decoded at once (DecodingBudget, admission.go) is the collector's
 // (v0.158.0, otlpreceiver's otlphttp.go, encoder.go and internal/errors,
 // mirrored here): the server comes from
@@ -99,7 +99,7 @@ type otlpParts struct {
 
 var _ receiverPart = (*otlpParts)(nil)
 
-func (p *otlpParts) setConsumer(sig telemetry.Signal, next telemetry.Consumer) {
+func (p *otlpParts) setConsumer(sig dataplane.Signal, next dataplane.Consumer) {
 	if p.http != nil {
 		p.http.setConsumer(sig, next)
 	}
@@ -168,13 +168,13 @@ func newOTLPHTTP(cfg otlpreceiver.HTTPConfig, set receiver.Settings, decoding *h
 }
 
 // setConsumer serves sig, sending its data to next.
-func (h *otlpHTTP) setConsumer(sig telemetry.Signal, next telemetry.Consumer) {
+func (h *otlpHTTP) setConsumer(sig dataplane.Signal, next dataplane.Consumer) {
 	switch sig {
-	case telemetry.Traces:
+	case dataplane.Traces:
 		h.traces = next
-	case telemetry.Metrics:
+	case dataplane.Metrics:
 		h.metrics = next
-	case telemetry.Logs:
+	case dataplane.Logs:
 		h.logs = next
 	}
 }
@@ -310,7 +310,7 @@ var fallbackMsg = []byte(`{"code": 13, "message": "failed to marshal error messa
 
 // serveExport serves one export request as the collector's handler does:
 // method and content type checked, body read and decoded (protobuf by
-// otlpdecode), data consumed, response written in the request's encoding.
+// otlpwire), data consumed, response written in the request's encoding.
 // Between reading the body and the end of its consumption, the body's
 // bytes count against the receiver's DecodingBudget; a body that does
 // not fit is refused as retryable (503, Retry-After).

@@ -45,7 +45,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // recorder is the consumer behind one receiver in the equivalence test:
@@ -100,13 +100,13 @@ func (r *recorder) take() []string {
 // side is one OTLP/HTTP receiver under comparison.
 type side struct {
 	url  string
-	next telemetry.Consumer
+	next dataplane.Consumer
 	rec  *recorder // next, when it is the recorder
 	tel  *componenttest.Telemetry
 	http *http.Client
 }
 
-func newSide(next telemetry.Consumer) *side {
+func newSide(next dataplane.Consumer) *side {
 	s := &side{next: next, tel: componenttest.NewTelemetry(), http: &http.Client{}}
 	if next == nil {
 		s.rec = &recorder{}
@@ -163,7 +163,7 @@ func listeningOn(t testing.TB, logs *observer.ObservedLogs) string {
 // startUpstream runs the collector's otlp receiver (http only, httpCfg),
 // created from its factory for the three signals as the collector creates
 // it, sending to next (nil: a recorder).
-func startUpstream(t testing.TB, httpCfg map[string]any, next telemetry.Consumer) *side {
+func startUpstream(t testing.TB, httpCfg map[string]any, next dataplane.Consumer) *side {
 	t.Helper()
 	s := newSide(next)
 	set, logs := testSettings(s.tel)
@@ -193,7 +193,7 @@ func startUpstream(t testing.TB, httpCfg map[string]any, next telemetry.Consumer
 }
 
 // startFlowlua runs flowlua's server of the same config.
-func startFlowlua(t testing.TB, httpCfg map[string]any, next telemetry.Consumer, decoding *httpDecoding) *side {
+func startFlowlua(t testing.TB, httpCfg map[string]any, next dataplane.Consumer, decoding *httpDecoding) *side {
 	t.Helper()
 	s := newSide(next)
 	set, logs := testSettings(s.tel)
@@ -201,7 +201,7 @@ func startFlowlua(t testing.TB, httpCfg map[string]any, next telemetry.Consumer,
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sig := range telemetry.AllSignals {
+	for _, sig := range dataplane.AllSignals {
 		h.setConsumer(sig, s.next)
 	}
 	if err := h.Start(context.Background(), componenttest.NewNopHost()); err != nil {

@@ -14,7 +14,7 @@ import (
 	"go.opentelemetry.io/collector/receiver"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // class is the collector's kind of component.
@@ -60,8 +60,8 @@ type stabilities interface {
 }
 
 // signalsOf returns which signals a factory supports.
-func signalsOf(f stabilities) [telemetry.NumSignals]bool {
-	return [telemetry.NumSignals]bool{
+func signalsOf(f stabilities) [dataplane.NumSignals]bool {
+	return [dataplane.NumSignals]bool{
 		f.TracesStability() != component.StabilityLevelUndefined,
 		f.MetricsStability() != component.StabilityLevelUndefined,
 		f.LogsStability() != component.StabilityLevelUndefined,
@@ -76,12 +76,12 @@ func RegisterReceiver(f receiver.Factory, opts ...Option) {
 	register(classReceiver, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
 		k.produces = k.supports
-		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error) {
+		k.create = func(s settings, cfg component.Config, sig dataplane.Signal, next dataplane.Consumer) (component.Component, error) {
 			set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
-			case telemetry.Traces:
+			case dataplane.Traces:
 				return f.CreateTraces(s.ctx, set, cfg, next)
-			case telemetry.Metrics:
+			case dataplane.Metrics:
 				return f.CreateMetrics(s.ctx, set, cfg, next)
 			default:
 				return f.CreateLogs(s.ctx, set, cfg, next)
@@ -96,12 +96,12 @@ func RegisterProcessor(f processor.Factory, opts ...Option) {
 	register(classProcessor, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
 		k.produces = k.supports
-		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error) {
+		k.create = func(s settings, cfg component.Config, sig dataplane.Signal, next dataplane.Consumer) (component.Component, error) {
 			set := processor.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
-			case telemetry.Traces:
+			case dataplane.Traces:
 				return f.CreateTraces(s.ctx, set, cfg, next)
-			case telemetry.Metrics:
+			case dataplane.Metrics:
 				return f.CreateMetrics(s.ctx, set, cfg, next)
 			default:
 				return f.CreateLogs(s.ctx, set, cfg, next)
@@ -115,12 +115,12 @@ func RegisterProcessor(f processor.Factory, opts ...Option) {
 func RegisterExporter(f exporter.Factory, opts ...Option) {
 	register(classExporter, f, opts, func(k *kind) {
 		k.supports = signalsOf(f)
-		k.create = func(s settings, cfg component.Config, sig telemetry.Signal, _ telemetry.Consumer) (component.Component, error) {
+		k.create = func(s settings, cfg component.Config, sig dataplane.Signal, _ dataplane.Consumer) (component.Component, error) {
 			set := exporter.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
 			switch sig {
-			case telemetry.Traces:
+			case dataplane.Traces:
 				return f.CreateTraces(s.ctx, set, cfg)
-			case telemetry.Metrics:
+			case dataplane.Metrics:
 				return f.CreateMetrics(s.ctx, set, cfg)
 			default:
 				return f.CreateLogs(s.ctx, set, cfg)
@@ -152,7 +152,7 @@ func RegisterConnector(f connector.Factory, opts ...Option) {
 				k.produces[out] = k.produces[out] || ok
 			}
 		}
-		k.createConnector = func(s settings, cfg component.Config, in, out telemetry.Signal, next map[pipeline.ID]telemetry.Consumer) (component.Component, error) {
+		k.createConnector = func(s settings, cfg component.Config, in, out dataplane.Signal, next map[pipeline.ID]dataplane.Consumer) (component.Component, error) {
 			return createConnector(f, s, cfg, in, out, next)
 		}
 	})
@@ -166,19 +166,19 @@ type kind struct {
 	configType  reflect.Type
 	aliasOf     string                     // the current name, when name is a deprecated alias
 	release     string                     // the upstream release, when not collectorRelease
-	supports    [telemetry.NumSignals]bool // the signals accepted as input (receivers: produced)
-	produces    [telemetry.NumSignals]bool // the signals output may take
+	supports    [dataplane.NumSignals]bool // the signals accepted as input (receivers: produced)
+	produces    [dataplane.NumSignals]bool // the signals output may take
 	dataDirKeys []string
 
 	// connects says, for a connector, which input signal it turns into
 	// which output signal: connects[in][out].
-	connects [telemetry.NumSignals][telemetry.NumSignals]bool
+	connects [dataplane.NumSignals][dataplane.NumSignals]bool
 
 	// create makes a receiver, processor or exporter for one signal.
-	create func(s settings, cfg component.Config, sig telemetry.Signal, next telemetry.Consumer) (component.Component, error)
+	create func(s settings, cfg component.Config, sig dataplane.Signal, next dataplane.Consumer) (component.Component, error)
 	// createConnector makes a connector from one signal to another.
 	// next holds the output pipelines of signal out by collector id.
-	createConnector func(s settings, cfg component.Config, in, out telemetry.Signal, next map[pipeline.ID]telemetry.Consumer) (component.Component, error)
+	createConnector func(s settings, cfg component.Config, in, out dataplane.Signal, next map[pipeline.ID]dataplane.Consumer) (component.Component, error)
 	// createExtension makes an extension.
 	createExtension func(s settings, cfg component.Config) (component.Component, error)
 	// exports is a zero value of the exports type, nil for receivers.
@@ -194,7 +194,7 @@ type kind struct {
 	// are (otlpencoded.go), makes the component that sends those of one
 	// signal; nil for every other kind. It returns nil when it does not
 	// apply (another config type, --no-otlp.encoded-batches).
-	encodedSender func(s settings, cfg component.Config, sig telemetry.Signal) *otlpEncodedSender
+	encodedSender func(s settings, cfg component.Config, sig dataplane.Signal) *otlpEncodedSender
 
 	// feed, for a receiver whose targets flowlua feeds through files
 	// (targets.go), splits the targets out of its config; nil for every
@@ -208,7 +208,7 @@ type kind struct {
 // and shuts it down before them.
 type receiverPart interface {
 	component.Component
-	setConsumer(sig telemetry.Signal, next telemetry.Consumer)
+	setConsumer(sig dataplane.Signal, next dataplane.Consumer)
 }
 
 // hasOutput reports whether the kind takes `output`.
@@ -274,11 +274,11 @@ func registerKind(typ, current string, cl class, f component.Factory, opts []Opt
 	}
 	switch {
 	case k.hasInput():
-		k.exports = telemetry.Exports{}
+		k.exports = dataplane.Exports{}
 	case cl == classExtension:
 		k.exports = ExtensionExports{}
 	}
-	var accepts func(telemetry.Signal, [telemetry.NumSignals]bool) error
+	var accepts func(dataplane.Signal, [dataplane.NumSignals]bool) error
 	if k.hasInput() {
 		accepts = k.accepts
 	}

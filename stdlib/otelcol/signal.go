@@ -7,13 +7,13 @@ import (
 
 	"go.opentelemetry.io/collector/component"
 
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // usedSignals says which signals of o have consumers.
-func usedSignals(o telemetry.Output) [telemetry.NumSignals]bool {
-	var u [telemetry.NumSignals]bool
-	for _, s := range telemetry.AllSignals {
+func usedSignals(o dataplane.Output) [dataplane.NumSignals]bool {
+	var u [dataplane.NumSignals]bool
+	for _, s := range dataplane.AllSignals {
 		u[s] = len(o.Consumers(s)) > 0
 	}
 	return u
@@ -32,7 +32,7 @@ type settings struct {
 // exporter takes the signals its factory supports; a processor those, when
 // its output has consumers of the signal; a connector a signal it has a
 // connection from to a signal its output has consumers for.
-func (k *kind) accepts(s telemetry.Signal, outputs [telemetry.NumSignals]bool) error {
+func (k *kind) accepts(s dataplane.Signal, outputs [dataplane.NumSignals]bool) error {
 	if !k.supports[s] {
 		return fmt.Errorf("it takes %s", signalList(k.supports))
 	}
@@ -53,9 +53,9 @@ func (k *kind) accepts(s telemetry.Signal, outputs [telemetry.NumSignals]bool) e
 }
 
 // signalList names the signals set in sigs: "traces, metrics".
-func signalList(sigs [telemetry.NumSignals]bool) string {
+func signalList(sigs [dataplane.NumSignals]bool) string {
 	var names []string
-	for _, s := range telemetry.AllSignals {
+	for _, s := range dataplane.AllSignals {
 		if sigs[s] {
 			names = append(names, s.String())
 		}

@@ -14,7 +14,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 func spans(n int) ptrace.Traces {
@@ -199,7 +199,7 @@ func TestUnusedSignalIsRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "has no logs output") {
 		t.Errorf("logs into a processor without logs output: %v", err)
 	}
-	var _ telemetry.Consumer = batch.input()
+	var _ dataplane.Consumer = batch.input()
 }
 
 // TestConfigDecodedOnce: the upstream components of an instance are made

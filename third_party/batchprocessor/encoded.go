@@ -72,7 +72,7 @@ var scratchBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // or plog.Logs, as the export request wrapping it) to dst and reports
 // whether it could, into a buffer they reuse. Without it, or when enc
 // reports false, pdata's ProtoMarshaler encodes each request into a new
-// buffer. flowlua sets it (stdlib/otelcol/otlpdecode.AppendRequest).
+// buffer. flowlua sets it (stdlib/otelcol/otlpwire.AppendRequest).
 func SetRequestEncoder(enc func(dst []byte, data any) ([]byte, bool)) {
 	requestEncoder.Store(&enc)
 }

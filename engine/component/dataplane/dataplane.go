@@ -1,8 +1,8 @@
-// Package telemetry is the data-plane contract of flowlua's components:
-// telemetry components export an `input` Consumer and take an Output, and
-// batches (pdata) move between them by reference through a fan-out that
-// follows the collector's ownership rules.
-package telemetry
+// Package dataplane is the contract of the data path between flowlua's
+// components: components that move telemetry export an `input` Consumer
+// and take an Output, and batches (pdata) move between them by reference
+// through a fan-out that follows the collector's ownership rules.
+package dataplane
 
 import (
 	"go.opentelemetry.io/collector/consumer"

@@ -1,4 +1,4 @@
-package telemetry
+package dataplane
 
 import (
 	"go.opentelemetry.io/collector/pdata/plog"

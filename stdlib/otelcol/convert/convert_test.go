@@ -8,9 +8,9 @@ import (
 
 	"github.com/flowlua/flowlua/engine"
 	flowcomp "github.com/flowlua/flowlua/engine/component"
-	"github.com/flowlua/flowlua/engine/component/telemetry"
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/script"
-	luapipeline "github.com/flowlua/flowlua/luabind/pipeline"
+	"github.com/flowlua/flowlua/luabind/scriptload"
 
 	_ "github.com/flowlua/flowlua/stdlib/all" // the built-in components
 )
@@ -36,14 +36,14 @@ func fakes(t *testing.T) (Catalog, *flowcomp.Registry) {
 	t.Helper()
 	reg := flowcomp.DefaultRegistry.Clone()
 	type connArgs struct {
-		Output telemetry.Output `lua:"output"`
+		Output dataplane.Output `lua:"output"`
 	}
 	type extExports struct {
 		ID string `lua:"id"`
 	}
 	build := func(flowcomp.Options, flowcomp.Arguments) (flowcomp.Component, error) { return nil, nil }
 	for _, r := range []flowcomp.Registration{
-		{Name: "otelcol.connector.count", Args: connArgs{}, Exports: telemetry.Exports{}, Build: build},
+		{Name: "otelcol.connector.count", Args: connArgs{}, Exports: dataplane.Exports{}, Build: build},
 		{Name: "otelcol.extension.basicauth", Args: struct{}{}, Exports: extExports{}, Build: build},
 	} {
 		if _, real := reg.Get(r.Name); real {
@@ -69,7 +69,7 @@ func check(t *testing.T, reg *flowcomp.Registry, src []byte) {
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, r, err := luapipeline.Load(path, luapipeline.Options{Registry: reg})
+	s, r, err := scriptload.Load(path, scriptload.Options{Registry: reg})
 	if s == nil || r == nil {
 		t.Fatalf("loading the script: %v\n%s", err, src)
 	}

@@ -1,4 +1,4 @@
-package otlpdecode
+package otlpwire
 
 import (
 	"fmt"
@@ -370,7 +370,7 @@ func smallMetrics(n int) []byte {
 // BenchmarkMarshal encodes an exporter's request of 8192 small items (16
 // oneattr requests merged, as the batch processor merges them) with
 // pdata's codec and with this package's, which skips the sizing walk once
-// it has a guess: go test -run '^$' -bench Marshal ./stdlib/otelcol/otlpdecode/
+// it has a guess: go test -run '^$' -bench Marshal ./stdlib/otelcol/otlpwire/
 func BenchmarkMarshal(b *testing.B) {
 	ld, md, td := plog.NewLogs(), pmetric.NewMetrics(), ptrace.NewTraces()
 	for range 16 {

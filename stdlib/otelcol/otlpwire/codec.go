@@ -1,4 +1,4 @@
-package otlpdecode
+package otlpwire
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ var (
 func origType(wrapper any) (reflect.Type, error) {
 	t := reflect.TypeOf(wrapper)
 	if t.Kind() != reflect.Struct || t.NumField() == 0 || t.Field(0).Name != "orig" || t.Field(0).Type.Kind() != reflect.Pointer {
-		return nil, fmt.Errorf("otlpdecode: %s does not wrap its message as expected", t)
+		return nil, fmt.Errorf("otlpwire: %s does not wrap its message as expected", t)
 	}
 	return t.Field(0).Type, nil
 }
@@ -70,7 +70,7 @@ func newRequest[D any](signal int, exportRequest any, data D, decode func(*decod
 		return request{}, err
 	}
 	if rt != dt {
-		return request{}, fmt.Errorf("otlpdecode: %T wraps %s, the request is %s", data, dt, rt)
+		return request{}, fmt.Errorf("otlpwire: %T wraps %s, the request is %s", data, dt, rt)
 	}
 	return request{typ: rt, signal: signal, decode: func(d *decoder, buf []byte) (reflect.Value, error) {
 		out, err := decode(d, buf)

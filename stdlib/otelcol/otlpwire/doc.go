@@ -1,6 +1,8 @@
-// Package otlpdecode decodes OTLP export requests (traces, metrics, logs)
-// from protobuf into pdata, as pdata's own decoder does, with about half
-// its CPU and allocations.
+// Package otlpwire reads and writes OTLP export requests (traces,
+// metrics, logs) in their protobuf wire format: it decodes them into
+// pdata, as pdata's own decoder does, with about half its CPU and
+// allocations, rewrites OTLP/JSON as protobuf, checks a request's nesting
+// before any decoder sees it, and encodes pdata into reused buffers.
 //
 // pdata's generated decoder grows every repeated field one element at a
 // time and copies every string out of the request. This decoder walks each
@@ -50,4 +52,4 @@
 // they leave to pdata is checked first (protobuf: the fields that lead to
 // values, exactly; JSON: the nesting of its arrays and objects, at most
 // maxJSONNesting).
-package otlpdecode
+package otlpwire

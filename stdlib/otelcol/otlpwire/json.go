@@ -1,4 +1,4 @@
-package otlpdecode
+package otlpwire
 
 import (
 	"encoding/base64"
@@ -24,7 +24,7 @@ import (
 // or base64 value with an escape, and trailing input.
 
 // errDecline is transcode's error for what pdata's JSON decoder decides.
-var errDecline = errors.New("otlpdecode: left to pdata's JSON decoder")
+var errDecline = errors.New("otlpwire: left to pdata's JSON decoder")
 
 // jkind is how a JSON value of a field becomes protobuf.
 type jkind uint8

@@ -1,4 +1,4 @@
-package otlpdecode
+package otlpwire
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package otlpdecode
+package otlpwire
 
 import (
 	"go.opentelemetry.io/collector/pdata/plog"

@@ -1,4 +1,4 @@
-package otlpdecode
+package otlpwire
 
 import (
 	"encoding/binary"
@@ -11,7 +11,7 @@ import (
 // errUnsupported reports input this decoder leaves to pdata's own: a field
 // it does not know, a wire type it does not expect, a duplicate attribute
 // key. The caller falls back; it is never an error to the client.
-var errUnsupported = errors.New("otlpdecode: not handled by the fast path")
+var errUnsupported = errors.New("otlpwire: not handled by the fast path")
 
 // cursor walks the fields of one message. After next returns true, num,
 // typ and either u (varint and fixed types) or data() (length-delimited)

@@ -20,7 +20,7 @@ import (
 	"github.com/flowlua/flowlua/engine"
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/luabind/pipeline"
+	"github.com/flowlua/flowlua/luabind/scriptload"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 
@@ -238,7 +238,7 @@ func check(path string, src []byte) error {
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		return err
 	}
-	s, reg, err := pipeline.Load(path, pipeline.Options{Registry: flowcomp.DefaultRegistry})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: flowcomp.DefaultRegistry})
 	if s == nil || reg == nil {
 		return err
 	}
