@@ -40,12 +40,12 @@ return {
 }
 `
 
-// TestMetricSeriesAreBounded makes a component give 100k label values to
-// each of its metrics: each keeps MetricSeriesLimit series, the overflow
+// TestMetricSeriesAreBounded makes a component give five times
+// MetricSeriesLimit label values to each of its metrics: each keeps MetricSeriesLimit series, the overflow
 // series included, the overflow is counted and logged once per metric,
 // and totals stay right.
 func TestMetricSeriesAreBounded(t *testing.T) {
-	const n = 100000
+	const n = 5 * MetricSeriesLimit
 	r := mustLoad(t, metricsPlugin, "p", "card", map[string]any{})
 	e := newEnv("p.card.a")
 	c := build(t, r, e, map[string]any{"n": n, "timeout": "60s"})
