@@ -10,8 +10,8 @@ TAGS    ?=
 # enables gRPC's tracing pages.
 GO_TAGS := grpcnotrace $(TAGS)
 # A static binary, as the collector's releases are: linking libc costs
-# about 2 MB of resident memory and nothing flowlua needs (bench/README.md,
-# "Memory"). Tests keep cgo: the race detector needs it.
+# about 2 MB of idle resident memory and nothing flowlua needs. Tests keep
+# cgo: the race detector needs it.
 BUILD_CGO ?= 0
 
 .PHONY: build test fmt run bench bench-go pgo fuzz lint clean convert-corpus conformance
@@ -65,7 +65,7 @@ bench: build
 # realistic, small and one-attribute payloads over gRPC, the realistic
 # ones over OTLP/HTTP, and the Lua redaction pipelines) and merges them into
 # cmd/flowlua/default.pgo, the profile `go build` applies to flowlua
-# (profile-guided optimization; bench/README.md says what it buys), with
+# (profile-guided optimization; bench/HISTORY.md, "Round three", says what it buys), with
 # the paths of this machine reduced to base names (bench/cmd/pgoprofile).
 PGO_DIR := bench/.build/pgo
 pgo: build

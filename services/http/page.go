@@ -18,7 +18,7 @@ import (
 // There is no html/template: the template engine looks fields and methods
 // up by name, which stops the linker from dropping any exported method of
 // the whole program, and costs the smaller builds megabytes of resident
-// executable (bench/README.md, "Round sixteen").
+// executable (bench/HISTORY.md, "Round sixteen").
 
 //go:embed web
 var webFS embed.FS

@@ -21,7 +21,7 @@ import (
 // The upstream components flowlua hosts, one line each, in three files by
 // what they cost a process that does not use them (every linked package
 // initialises at start, and the runtime maps in every type an interface
-// conversion names: see bench/README.md, "Memory"):
+// conversion names: see bench/README.md, "Like with like"):
 //
 //   - components.go, in every build: OTLP in and out, and the processors
 //     of most pipelines;

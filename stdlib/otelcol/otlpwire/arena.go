@@ -56,7 +56,7 @@ import (
 // 88 bytes take six pages, room for 558), and a pooled decoder carves the
 // room a request leaves in its chunks for the next request it decodes.
 // So the rounding of each allocation is not lost: 5-12% of the bytes a
-// request of 500 items allocates (bench/README.md, "Round nineteen"). What a
+// request of 500 items allocates (bench/HISTORY.md, "Round nineteen"). What a
 // slab changes is lifetime: a chunk lives until the last value carved
 // from it is unreachable, so a processor that keeps one item keeps the
 // other items of its chunk, from its own request and from the requests
