@@ -167,7 +167,7 @@ func cmdOTLPFlood(ts *testscript.TestScript, neg bool, args []string) {
 		errs     []string
 		wg       sync.WaitGroup
 	)
-	c := &http.Client{Timeout: 60 * time.Second}
+	c := &http.Client{Timeout: 3 * time.Minute}
 	var cc *grpc.ClientConn
 	if useGRPC {
 		cc, err = grpc.NewClient(args[2], grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -178,7 +178,7 @@ func cmdOTLPFlood(ts *testscript.TestScript, neg bool, args []string) {
 	for range n {
 		if useGRPC {
 			wg.Go(func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 				defer cancel()
 				var out []byte
 				err := cc.Invoke(ctx, "/opentelemetry.proto.collector.trace.v1.TraceService/Export", &body, &out)

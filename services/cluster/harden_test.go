@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +140,16 @@ func (s *Service) sees(name string) bool {
 	return false
 }
 
+// places reports whether s's placement view holds exactly members.
+func (s *Service) places(members ...string) bool {
+	v := s.cur.Load()
+	if v == nil {
+		return false
+	}
+	want := slices.Sorted(slices.Values(members))
+	return slices.Equal(v.members, want)
+}
+
 // A member without the cluster's key cannot join it; one with the key
 // can (the rogue is able to join at all).
 func TestRogueCannotJoinKeyedCluster(t *testing.T) {
@@ -189,7 +200,7 @@ func TestUniqueOnlyWhereDeclared(t *testing.T) {
 	if _, err := ml.Join([]string{a.opts.ListenAddr}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the rogue alive on node-a", func() bool { return a.sees(name) })
+	waitFor(t, 15*time.Second, "node-a placing among itself and the rogue", func() bool { return a.places("node-a", name) })
 	if a.Owner(key) != name {
 		t.Fatalf("the rogue's name %s does not win %s among all members: %s", name, key, a.Owner(key))
 	}
@@ -200,7 +211,9 @@ func TestUniqueOnlyWhereDeclared(t *testing.T) {
 	bName := winner(t, "node-b", key, "node-a", name)
 	b := startNode(t, bName, nil, a.opts.ListenAddr)
 	b.DeclareUnique(nil)
-	waitFor(t, 5*time.Second, "node-b alive on node-a", func() bool { return a.sees(bName) && b.sees("node-a") })
+	waitFor(t, 15*time.Second, "both nodes placing among node-a, the rogue and "+bName, func() bool {
+		return a.places("node-a", name, bName) && b.places("node-a", name, bName)
+	})
 	for _, s := range []*Service{a, b} {
 		if o := s.UniqueOwner(key); o != "node-a" {
 			t.Errorf("%s: %s owned by %q while %s does not declare it", s.self, key, o, bName)
@@ -211,14 +224,14 @@ func TestUniqueOnlyWhereDeclared(t *testing.T) {
 	}
 
 	b.DeclareUnique([]string{key})
-	waitFor(t, 5*time.Second, bName+" owning "+key+" on both nodes", func() bool {
+	waitFor(t, 15*time.Second, bName+" owning "+key+" on both nodes", func() bool {
 		return a.UniqueOwner(key) == bName && b.UniqueOwner(key) == bName && b.OwnsUnique(key) && !a.OwnsUnique(key)
 	})
 	if a.UniqueOwner("other.unique.x") != "node-a" {
 		t.Errorf("other.unique.x moved to %q", a.UniqueOwner("other.unique.x"))
 	}
 	b.DeclareUnique(nil)
-	waitFor(t, 5*time.Second, "node-a owning "+key+" again on both nodes", func() bool {
+	waitFor(t, 15*time.Second, "node-a owning "+key+" again on both nodes", func() bool {
 		return a.UniqueOwner(key) == "node-a" && b.UniqueOwner(key) == "node-a" && a.OwnsUnique(key)
 	})
 }
