@@ -38,7 +38,7 @@ func attrMethods(get attrsOf) map[string]lua.LGFunction {
 			// conversions of the general one.
 			if k, ok := L.Arg(2).(lua.LString); ok && len(k) <= MaxKeyLen {
 				if v, ok := L.Arg(3).(lua.LString); ok && len(v) <= MaxStringLen {
-					putStr(m, string(k), string(v))
+					m.PutStr(string(k), string(v))
 					return 0
 				}
 			}
@@ -183,7 +183,7 @@ func scalarOf(v lua.LValue) (s scalar, msg string) {
 func (s *scalar) put(m pcommon.Map, key string) {
 	switch s.typ {
 	case pcommon.ValueTypeStr:
-		putStr(m, key, s.s)
+		m.PutStr(key, s.s)
 	case pcommon.ValueTypeInt:
 		m.PutInt(key, s.i)
 	case pcommon.ValueTypeDouble:
@@ -197,7 +197,7 @@ func (s *scalar) put(m pcommon.Map, key string) {
 func (s *scalar) set(v pcommon.Value) {
 	switch s.typ {
 	case pcommon.ValueTypeStr:
-		setStr(v, s.s)
+		v.SetStr(s.s)
 	case pcommon.ValueTypeInt:
 		v.SetInt(s.i)
 	case pcommon.ValueTypeDouble:

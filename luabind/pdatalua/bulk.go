@@ -120,7 +120,7 @@ func hashValue(v pcommon.Value) {
 	default:
 		sum = sha256.Sum256([]byte(v.AsString()))
 	}
-	setStr(v, hex.EncodeToString(sum[:]))
+	v.SetStr(hex.EncodeToString(sum[:]))
 }
 
 var bulkMethods = map[string]lua.LGFunction{

@@ -267,7 +267,7 @@ func (b *Batch) editSpans(L *lua.LState, edits []attrEdit, counts []int) {
 					case e.action == editMask && e.value.typ == pcommon.ValueTypeStr:
 						var v pcommon.Value
 						if v, ok = m.Get(e.key); ok {
-							setStr(v, e.value.s)
+							v.SetStr(e.value.s)
 						}
 					case e.action == editDelete:
 						ok = m.Remove(e.key)

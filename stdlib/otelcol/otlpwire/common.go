@@ -145,11 +145,6 @@ func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs 
 	if kvs.n == 0 {
 		return nil
 	}
-	if d.slabs && m.Len() == 0 {
-		if ok, err := d.attributesSlab(m, b, num, kvs); ok || err != nil {
-			return err
-		}
-	}
 	m.EnsureCapacity(kvs.n)
 	if kvs.n <= len(kvs.first) {
 		for _, at := range kvs.first[:kvs.n] {
@@ -266,11 +261,6 @@ func (d *decoder) deeper(n int) error {
 func (d *decoder) value(v pcommon.Value, b []byte) error {
 	if len(b) == 0 {
 		return nil
-	}
-	if d.slabs {
-		if ok, err := d.setScalar(v, b); ok || err != nil {
-			return err
-		}
 	}
 	f := fields(b)
 	if !f.next() || !f.done() {

@@ -14,11 +14,9 @@
 // still a copy: nothing it returns points into the request buffer, which
 // gRPC reuses.
 //
-// It builds pdata through pdata's public API, except where that API
-// allocates per item and per value: there, when pdata's internal layout is
-// the one checked at init, it carves a request's items, attribute maps and
-// value boxes from a few allocations of pdata's own types (arena.go), and
-// it remembers attributes that recur (the pair table). It hands pdata anything
+// It builds pdata through pdata's public API only, and so allocates what
+// that API allocates: one object per item, per attribute map and per
+// boxed value. It hands pdata anything
 // it does not handle exactly as pdata would: a field it does not know (such
 // as a resource's entity_refs), a message field that appears twice (which
 // protobuf merges), an attribute key repeated in one map (which pdata

@@ -1,17 +1,14 @@
 package otlpwire
 
 import (
-	"unsafe"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // logs decodes an ExportLogsServiceRequest (LogsData on the wire).
-func (d *decoder) logs(buf []byte) (_ plog.Logs, err error) {
+func (d *decoder) logs(buf []byte) (plog.Logs, error) {
 	d.begin()
-	defer func() { d.end(err) }()
 	ld := plog.NewLogs()
 	rls := ld.ResourceLogs()
 	return ld, list(buf, 1, rls.EnsureCapacity, func(b []byte) error { return d.resourceLogs(rls.AppendEmpty(), b) }, nil)
@@ -25,24 +22,8 @@ func (d *decoder) resourceLogs(rl plog.ResourceLogs, buf []byte) error {
 
 func (d *decoder) scopeLogs(sl plog.ScopeLogs, buf []byte) error {
 	records := sl.LogRecords()
-	at := 0
 	return d.envelope(buf, func(b []byte) error { return d.scope(sl.Scope(), b) },
-		func(n int) {
-			records.EnsureCapacity(n)
-			if d.slabs {
-				at = records.Len()
-				d.records.takeItems(origOf(unsafe.Pointer(&records)), layout.log, n, max(n, minChunk))
-				d.left = n
-			}
-		}, func(b []byte) error {
-			if !d.slabs {
-				return d.logRecord(records.AppendEmpty(), b)
-			}
-			lr := records.At(at)
-			at++
-			d.left--
-			return d.logRecord(lr, b)
-		}, sl.SetSchemaUrl)
+		records.EnsureCapacity, func(b []byte) error { return d.logRecord(records.AppendEmpty(), b) }, sl.SetSchemaUrl)
 }
 
 func (d *decoder) logRecord(lr plog.LogRecord, buf []byte) error {

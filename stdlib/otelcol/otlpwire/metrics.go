@@ -3,7 +3,6 @@ package otlpwire
 import (
 	"encoding/binary"
 	"math"
-	"unsafe"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/pmetric"
@@ -11,9 +10,8 @@ import (
 )
 
 // metrics decodes an ExportMetricsServiceRequest (MetricsData on the wire).
-func (d *decoder) metrics(buf []byte) (_ pmetric.Metrics, err error) {
+func (d *decoder) metrics(buf []byte) (pmetric.Metrics, error) {
 	d.begin()
-	defer func() { d.end(err) }()
 	md := pmetric.NewMetrics()
 	rms := md.ResourceMetrics()
 	return md, list(buf, 1, rms.EnsureCapacity, func(b []byte) error { return d.resourceMetrics(rms.AppendEmpty(), b) }, nil)
@@ -27,24 +25,8 @@ func (d *decoder) resourceMetrics(rm pmetric.ResourceMetrics, buf []byte) error 
 
 func (d *decoder) scopeMetrics(sm pmetric.ScopeMetrics, buf []byte) error {
 	ms := sm.Metrics()
-	at := 0
 	return d.envelope(buf, func(b []byte) error { return d.scope(sm.Scope(), b) },
-		func(n int) {
-			ms.EnsureCapacity(n)
-			if d.slabs {
-				at = ms.Len()
-				d.metricItems.takeItems(origOf(unsafe.Pointer(&ms)), layout.metric, n, n)
-				d.metricsLeft = n
-			}
-		}, func(b []byte) error {
-			if !d.slabs {
-				return d.metric(ms.AppendEmpty(), b)
-			}
-			m := ms.At(at)
-			at++
-			d.metricsLeft--
-			return d.metric(m, b)
-		}, sm.SetSchemaUrl)
+		ms.EnsureCapacity, func(b []byte) error { return d.metric(ms.AppendEmpty(), b) }, sm.SetSchemaUrl)
 }
 
 // metricTypes maps the field numbers of Metric's data oneof to the types.
@@ -57,7 +39,7 @@ var metricTypes = [...]pmetric.MetricType{
 }
 
 // setEmptyData sets m's data to a new, empty message of type typ, as
-// pdata's SetEmptyGauge and its peers do (d.emptyData with slabs).
+// pdata's SetEmptyGauge and its peers do.
 func setEmptyData(m pmetric.Metric, typ pmetric.MetricType) {
 	switch typ {
 	case pmetric.MetricTypeGauge:
@@ -95,11 +77,7 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 			}
 			data = true
 			typ := metricTypes[f.num]
-			if d.slabs {
-				d.emptyData(m, typ)
-			} else {
-				setEmptyData(m, typ)
-			}
+			setEmptyData(m, typ)
 			var err error
 			switch typ {
 			case pmetric.MetricTypeGauge:
@@ -129,42 +107,13 @@ func (d *decoder) metric(m pmetric.Metric, buf []byte) error {
 }
 
 func (d *decoder) gauge(g pmetric.Gauge, buf []byte) error {
-	ensure, element := d.numberPoints(g.DataPoints())
-	return list(buf, 1, ensure, element, nil)
-}
-
-// numberPoints returns list's ensure and element for the number points
-// dps: with slabs, the points of the list are one allocation.
-func (d *decoder) numberPoints(dps pmetric.NumberDataPointSlice) (func(int), func([]byte) error) {
-	at := 0
-	return func(n int) {
-			if !d.slabs {
-				dps.EnsureCapacity(n)
-				return
-			}
-			at = dps.Len()
-			hint := n * (d.metricsLeft + 1) // if the metrics left are alike
-			if at == 0 {
-				window(origOf(unsafe.Pointer(&dps)), layout.pointPtr, &d.pointPtrs, n, hint)
-			} else {
-				dps.EnsureCapacity(n)
-			}
-			d.points.takeItems(origOf(unsafe.Pointer(&dps)), layout.point, n, max(hint, minChunk))
-			d.left = hint // sizes the chunks of the points' boxes and attributes
-		}, func(b []byte) error {
-			if !d.slabs {
-				return d.numberPoint(dps.AppendEmpty(), b)
-			}
-			dp := dps.At(at)
-			at++
-			d.left--
-			return d.numberPoint(dp, b)
-		}
+	dps := g.DataPoints()
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.numberPoint(dps.AppendEmpty(), b) }, nil)
 }
 
 func (d *decoder) sum(s pmetric.Sum, buf []byte) error {
-	ensure, element := d.numberPoints(s.DataPoints())
-	return list(buf, 1, ensure, element, func(f field) error {
+	dps := s.DataPoints()
+	return list(buf, 1, dps.EnsureCapacity, func(b []byte) error { return d.numberPoint(dps.AppendEmpty(), b) }, func(f field) error {
 		switch {
 		case f.num == 2 && f.typ == protowire.VarintType:
 			s.SetAggregationTemporality(pmetric.AggregationTemporality(int32(f.u)))
@@ -219,17 +168,9 @@ func (d *decoder) numberPoint(dp pmetric.NumberDataPoint, buf []byte) error {
 		case f.num == 3 && f.typ == protowire.Fixed64Type:
 			dp.SetTimestamp(pcommon.Timestamp(f.u))
 		case f.num == 4 && f.typ == protowire.Fixed64Type:
-			if d.slabs {
-				d.setPointValue(dp, layout.asDouble, &d.asDoubles, f.u)
-			} else {
-				dp.SetDoubleValue(math.Float64frombits(f.u))
-			}
+			dp.SetDoubleValue(math.Float64frombits(f.u))
 		case f.num == 6 && f.typ == protowire.Fixed64Type:
-			if d.slabs {
-				d.setPointValue(dp, layout.asInt, &d.asInts, f.u)
-			} else {
-				dp.SetIntValue(int64(f.u))
-			}
+			dp.SetIntValue(int64(f.u))
 		case f.num == 5 && f.typ == protowire.BytesType:
 			nex++
 		case f.num == 8 && f.typ == protowire.VarintType:

@@ -1,17 +1,14 @@
 package otlpwire
 
 import (
-	"unsafe"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // traces decodes an ExportTraceServiceRequest (TracesData on the wire).
-func (d *decoder) traces(buf []byte) (_ ptrace.Traces, err error) {
+func (d *decoder) traces(buf []byte) (ptrace.Traces, error) {
 	d.begin()
-	defer func() { d.end(err) }()
 	td := ptrace.NewTraces()
 	rss := td.ResourceSpans()
 	return td, list(buf, 1, rss.EnsureCapacity, func(b []byte) error { return d.resourceSpans(rss.AppendEmpty(), b) }, nil)
@@ -25,24 +22,8 @@ func (d *decoder) resourceSpans(rs ptrace.ResourceSpans, buf []byte) error {
 
 func (d *decoder) scopeSpans(ss ptrace.ScopeSpans, buf []byte) error {
 	spans := ss.Spans()
-	at := 0
 	return d.envelope(buf, func(b []byte) error { return d.scope(ss.Scope(), b) },
-		func(n int) {
-			spans.EnsureCapacity(n)
-			if d.slabs {
-				at = spans.Len()
-				d.spans.takeItems(origOf(unsafe.Pointer(&spans)), layout.span, n, max(n, minChunk))
-				d.left = n
-			}
-		}, func(b []byte) error {
-			if !d.slabs {
-				return d.span(spans.AppendEmpty(), b)
-			}
-			sp := spans.At(at)
-			at++
-			d.left--
-			return d.span(sp, b)
-		}, ss.SetSchemaUrl)
+		spans.EnsureCapacity, func(b []byte) error { return d.span(spans.AppendEmpty(), b) }, ss.SetSchemaUrl)
 }
 
 // span decodes a Span: one walk sets the scalar fields, collects the

@@ -47,17 +47,12 @@ func TestUnmarshaler(t *testing.T) {
 
 // TestUnmarshalerDeclines hands the requests the fast path declines to
 // pdata: the valid ones decode as pdata decodes them, malformed ones fail
-// with pdata's error, and all count as pdata (but a repeated attribute
-// key, which slabs decode as pdata does).
+// with pdata's error, and all count as pdata.
 func TestUnmarshalerDeclines(t *testing.T) {
 	u := NewUnmarshaler(true)
-	n, fast := 0, 0
+	n := 0
 	for name, in := range declineCases() {
-		if name == "duplicate attribute key" && slabsOn() {
-			fast++ // with slabs decoded as pdata's decoder writes it (TestDeclines)
-		} else {
-			n++
-		}
+		n++
 		want, perr := signals[0].pdata(in)
 		got, err := signals[0].unmarshal(u, in)
 		if (err == nil) != (perr == nil) || !bytes.Equal(got, want) {
@@ -67,8 +62,8 @@ func TestUnmarshalerDeclines(t *testing.T) {
 			t.Errorf("%s: error %q, pdata's %q", name, err, perr)
 		}
 	}
-	if st := u.StatsOf("traces"); st.Fast.Load() != uint64(fast) || st.Pdata.Load() != uint64(n) {
-		t.Errorf("counted %d fast, %d pdata; want %d, %d", st.Fast.Load(), st.Pdata.Load(), fast, n)
+	if st := u.StatsOf("traces"); st.Fast.Load() != 0 || st.Pdata.Load() != uint64(n) {
+		t.Errorf("counted %d fast, %d pdata; want 0, %d", st.Fast.Load(), st.Pdata.Load(), n)
 	}
 	if u.StatsOf("profiles") != nil {
 		t.Error("stats of an unknown signal")

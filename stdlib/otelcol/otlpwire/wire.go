@@ -149,54 +149,15 @@ func count(b []byte, num protowire.Number) (int, error) {
 // keys, methods, service names) is allocated once, not once per item.
 type decoder struct {
 	strings *internTable
-	pairs   *pairTable // attributes seen before (arena.go)
-	u64     []uint64   // scratch for packed fixed64 and varint fields
-	f64     []float64  // scratch for packed doubles
-
-	// slabs is set while a request is decoded with slabs (see arena.go);
-	// the chunks hand out KeyValues and value boxes; left is how many
-	// items of the current list are still to decode, which sizes new
-	// chunks.
-	slabs                      bool
-	kvs, strs, i64s, f64s, bls chunk
-	asInts, asDoubles          chunk
-	spans, records, points     chunk
-	left                       int
-	// The metrics of a request: their items, their data's boxes and
-	// messages by type, and the pointer slices of number points;
-	// metricsLeft is how many metrics of the current list are still to
-	// decode.
-	metricItems, pointPtrs chunk
-	dataBoxes, dataMsgs    [numMetricTypes]chunk
-	metricsLeft            int
+	u64     []uint64  // scratch for packed fixed64 and varint fields
+	f64     []float64 // scratch for packed doubles
 	// depth is how many arrays and key-value lists enclose the AnyValue
 	// being decoded: its depth (limits.go) less one.
 	depth int
 }
 
-// begin prepares d for a request: slabs on when allowed.
-func (d *decoder) begin() {
-	d.slabs, d.left, d.depth = slabsOn(), 0, 0
-	if d.pairs == nil {
-		d.pairs = new(pairTable)
-	}
-	d.pairs.begin()
-}
-
-// end finishes a request whose decoding returned err. d keeps the room
-// left in its chunks for the next request (arena.go) unless the request
-// failed: then the data built is thrown away, and so are the chunks, so
-// that nothing of it stays pinned.
-func (d *decoder) end(err error) {
-	if err != nil {
-		d.kvs, d.strs, d.i64s, d.f64s, d.bls = chunk{}, chunk{}, chunk{}, chunk{}, chunk{}
-		d.asInts, d.asDoubles = chunk{}, chunk{}
-		d.spans, d.records, d.points = chunk{}, chunk{}, chunk{}
-		d.metricItems, d.pointPtrs = chunk{}, chunk{}
-		d.dataBoxes, d.dataMsgs = [numMetricTypes]chunk{}, [numMetricTypes]chunk{}
-	}
-	d.left, d.metricsLeft = 0, 0
-}
+// begin prepares d for a request.
+func (d *decoder) begin() { d.depth = 0 }
 
 // internBits sizes the intern table: 1024 entries.
 const internBits = 10

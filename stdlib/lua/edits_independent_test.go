@@ -31,12 +31,12 @@ return {
 }`)},
 }
 
-// TestSetStringIndependent: set_attr and lua.redact write a new string
-// into the value's own box (pdatalua's setStr), so every string value
-// must have a box of its own. The batch comes from flowlua's OTLP decoder,
-// whose pair table decodes the repeated attribute once; a copy taken
-// before the edit must not change; and the result must be the same edit
-// made with pdata's setters on pdata's own decoding of the same request.
+// TestSetStringIndependent: set_attr and lua.redact edit a batch from
+// flowlua's OTLP decoder, whose intern table shares the strings of the
+// repeated attribute across spans. Each span's edit must stay its own, a
+// copy taken before the edit must not change, and the result must be the
+// same edit made with pdata's setters on pdata's own decoding of the same
+// request.
 func TestSetStringIndependent(t *testing.T) {
 	req := ptrace.NewTraces()
 	spans := req.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans()
