@@ -134,10 +134,11 @@ func cmdOTLPDeep(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // floodBody returns an OTLP/HTTP protobuf traces request of about size
-// bytes: spans whose attribute is a value nested 100 levels deep (the
-// most flowlua takes), which decodes into many times its size.
+// bytes: spans whose attribute is a value nested 33 levels deep (the
+// most flowlua takes: otlpwire.MaxDepth), which decodes into many times
+// its size.
 func floodBody(size int) []byte {
-	one := deepTracesProto(100)
+	one := deepTracesProto(33)
 	// one is request{resource_spans{scope_spans{span}}}: repeating the
 	// whole request concatenates resource_spans, still one valid request.
 	return bytes.Repeat(one, max(1, size/len(one)))

@@ -37,7 +37,6 @@ type runCmd struct {
 	DrainTimeout   time.Duration `name:"drain.timeout" default:"30s" env:"FLOWLUA_DRAIN_TIMEOUT" help:"How long a component a reload replaces or removes may take to send what it still queues, and how long SIGINT/SIGTERM waits for the whole pipeline to drain; what is left then is dropped and counted in flowlua_component_dropped_items_total. A second SIGINT/SIGTERM exits at once."`
 	Watch          bool          `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
 	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests and OTLP/HTTP protobuf bodies with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's. Also lets the OTLP/gRPC exporters encode without sizing each request first."`
-	EncodedBatches bool          `name:"otlp.encoded-batches" default:"true" negatable:"" env:"FLOWLUA_OTLP_ENCODED_BATCHES" help:"Let a batch processor whose only consumer of a signal is an otlp exporter keep its batches as encoded OTLP (a quarter of the memory of decoded data), which the exporter sends as they are; counted in flowlua_otlp_encoded_batches_total. Not when it splits batches (send_batch_max_size). Off, batches wait decoded, as in the collector."`
 	GCSmooth       bool          `name:"gc.smooth" default:"true" negatable:"" env:"FLOWLUA_GC_SMOOTH" help:"After a garbage collection whose live heap is an outlier (more than 20% above the goal of the median of the last 16), lower GOGC for the next cycle so that one spike does not set the heap's size; counted in flowlua_gc_goal_clipped_total. Off when the environment sets GOGC."`
 	EnablePprof    bool          `name:"http.enable-pprof" default:"true" negatable:"" env:"FLOWLUA_HTTP_ENABLE_PPROF" help:"Serve the Go profiler under /debug/pprof/. Off, those routes answer 404 and the runtime no longer samples heap allocations (whose stack walks cost CPU and memory), as in a collector built without its pprof extension."`
 	pluginFlags
@@ -108,7 +107,6 @@ func (r *runCmd) Run(e *env) error {
 	metrics := prometheus.NewRegistry()
 	// gRPC's codecs are process-wide: the OTLP decoders (gRPC and HTTP)
 	// are installed here, once, before any receiver exists, and only by run.
-	otelcol.SetEncodedBatches(r.EncodedBatches)
 	decoding, err := otelcol.InstallOTLPDecoding(r.FastDecoding)
 	if err != nil {
 		logger.Warn("OTLP/gRPC fast decoding is off", "error", err)

@@ -1,8 +1,8 @@
 -- integrations.host: the host's metrics (CPU, memory, disks, filesystems,
--- network, load) with the host's resource attributes, sent to an output.
+-- network, load) with the host's name as host.name, sent to an output.
 -- It runs on every node: each node reports its own host.
 module "integrations.host" {
-  doc = "Host metrics (cpu, memory, disk, filesystem, network, load) with resource detection (env, system), to an output",
+  doc = "Host metrics (cpu, memory, disk, filesystem, network, load) with host.name, to an output",
   placement = "all_nodes",
   args = {
     output              = {
@@ -19,9 +19,17 @@ module "integrations.host" {
       type = "string",
       doc = "the host's root filesystem when flowlua runs in a container (e.g. /hostfs)",
     },
+    host_name           = {
+      type = "string",
+      default = env("HOSTNAME", ""),
+      doc = "the host.name resource attribute (default: $HOSTNAME, which Kubernetes sets to the pod's name: give a DaemonSet's spec.nodeName through the downward API); empty: none",
+    },
   },
   body = function(args)
-    local detected = { otelcol.processor.resource_detection.host.input }
+    local named = args.output
+    if args.host_name ~= "" then
+      named = { metrics = { otelcol.processor.resource.host.input } }
+    end
     otelcol.receiver.host_metrics "host" {
       collection_interval = args.collection_interval,
       root_path = args.root_path,
@@ -33,11 +41,13 @@ module "integrations.host" {
         network = {},
         load = {},
       },
-      output = { metrics = detected },
+      output = named,
     }
-    otelcol.processor.resource_detection "host" {
-      detectors = { "env", "system" },
-      output = args.output,
-    }
+    if args.host_name ~= "" then
+      otelcol.processor.resource "host" {
+        attributes = { { key = "host.name", value = args.host_name, action = "upsert" } },
+        output = args.output,
+      }
+    end
   end,
 }

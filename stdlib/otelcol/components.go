@@ -27,17 +27,19 @@ import (
 //     of most pipelines;
 //   - components_standard.go, left out by -tags flowlua_minimal;
 //   - components_full.go, left out by -tags flowlua_minimal or
-//     flowlua_lean: the Prometheus receiver (its service discoveries), the
-//     resource detection processor (cloud SDKs) and the load-balancing
-//     exporter (the Kubernetes client), which together are three quarters
-//     of the binary and of its idle memory.
+//     flowlua_lean: the Prometheus receiver, whose service discoveries
+//     (cloud SDKs, the Kubernetes client) are most of the binary and of
+//     its idle memory.
 //
 // The default build (make build) has all of them; a component a build
 // leaves out is still a name, whose use is an error saying so
-// (components_absent*.go). Each is named by the type its factory reports
+// (components_absent*.go), as is one whose module is not available at
+// collectorRelease (absent.go, notAtRelease). Each is named by the type its factory reports
 // (otlp_grpc); a renamed one is also registered under its deprecated type
 // name (otlp), as the collector accepts it.
 func init() {
+	registerNotAtRelease()
+
 	RegisterReceiver(otlpreceiver.NewFactory(), ownOTLPHTTP()) // flowlua serves its http protocol (otlphttp.go)
 
 	RegisterProcessor(batchprocessor.NewFactory())
@@ -51,8 +53,8 @@ func init() {
 		component.StabilityLevelBeta, component.StabilityLevelBeta, component.StabilityLevelBeta, transformprocessor.NewFactory))
 	RegisterProcessor(resourceprocessor.NewFactory())
 
-	RegisterExporter(otlpexporter.NewFactory(), sendsEncoded()) // otlp_grpc, alias otlp; sends the batches kept encoded as they are (otlpencoded.go)
-	RegisterExporter(otlphttpexporter.NewFactory())             // otlp_http, alias otlphttp
+	RegisterExporter(otlpexporter.NewFactory())     // otlp_grpc, alias otlp
+	RegisterExporter(otlphttpexporter.NewFactory()) // otlp_http, alias otlphttp
 	RegisterExporter(debugexporter.NewFactory())
 
 	RegisterConnector(forwardconnector.NewFactory())

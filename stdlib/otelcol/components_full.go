@@ -3,8 +3,6 @@
 package otelcol
 
 import (
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/loadbalancingexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourcedetectionprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/prometheusreceiver"
 )
 
@@ -12,6 +10,4 @@ import (
 func init() {
 	// Its static targets are fed through files (promtargets.go).
 	RegisterReceiver(prometheusreceiver.NewFactory(), feedsTargets(feedPrometheusTargets))
-	RegisterProcessor(resourcedetectionprocessor.NewFactory()) // resource_detection, alias resourcedetection
-	RegisterExporter(loadbalancingexporter.NewFactory())       // load_balancing, alias loadbalancing
 }

@@ -4,8 +4,6 @@ package otelcol
 
 import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/countconnector"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/routingconnector"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/servicegraphconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/kafkaexporter"
@@ -22,7 +20,6 @@ import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/hostmetricsreceiver"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/journaldreceiver"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/kafkareceiver"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/redisreceiver"
 )
 
 // The components every build but -tags flowlua_minimal has (see
@@ -32,7 +29,6 @@ func init() {
 	RegisterReceiver(hostmetricsreceiver.NewFactory()) // host_metrics, alias hostmetrics
 	RegisterReceiver(kafkareceiver.NewFactory())
 	RegisterReceiver(journaldreceiver.NewFactory())
-	RegisterReceiver(redisreceiver.NewFactory(), FromRelease("v0.157.0")) // the proxy lacks v0.158.0
 
 	RegisterProcessor(probabilisticsamplerprocessor.NewFactory())
 	RegisterProcessor(tailsamplingprocessor.NewFactory())
@@ -45,9 +41,7 @@ func init() {
 	RegisterExporter(kafkaexporter.NewFactory())
 
 	RegisterConnector(countconnector.NewFactory())
-	RegisterConnector(spanmetricsconnector.NewFactory())                      // span_metrics, alias spanmetrics
-	RegisterConnector(servicegraphconnector.NewFactory())                     // service_graph, alias servicegraph
-	RegisterConnector(routingconnector.NewFactory(), FromRelease("v0.157.0")) // the proxy lacks v0.158.0
+	RegisterConnector(spanmetricsconnector.NewFactory()) // span_metrics, alias spanmetrics
 
 	RegisterExtension(filestorage.NewFactory(), WithDataDir("directory", "compaction.directory"))
 	RegisterExtension(basicauthextension.NewFactory())

@@ -4,9 +4,15 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/connector"
+	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pipeline"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/dataplane"
@@ -46,8 +52,8 @@ func TestAliases(t *testing.T) {
 			t.Errorf("collector id of %s.x = %s, want %s/x", name, id, typ)
 		}
 	}
-	if aliases < 8 {
-		t.Errorf("%d aliases registered, want the 8 renamed types or more", aliases)
+	if aliases < 7 {
+		t.Errorf("%d aliases registered, want the 7 renamed types or more", aliases)
 	}
 }
 
@@ -77,25 +83,89 @@ func TestConnector(t *testing.T) {
 	}
 }
 
-// TestConnectorRoutes: a named output ("traces/<name>") is a pipeline the
-// routing connector's table can pick; the default output is the pipeline
-// named after the signal.
+// pickerConfig is testPicker's config: the pipeline its spans named
+// Name go to; every other span goes to the default one ("traces").
+type pickerConfig struct {
+	Name     string `mapstructure:"name"`
+	Pipeline string `mapstructure:"pipeline"`
+}
+
+// testPicker is a connector that routes as the routing connector does,
+// through the router's pipeline ids: flowlua's named outputs must reach
+// the upstream router as those pipelines.
+func testPicker() connector.Factory {
+	typ := component.MustNewType("test_picker")
+	return connector.NewFactory(typ, func() component.Config { return &pickerConfig{} },
+		connector.WithTracesToTraces(func(_ context.Context, _ connector.Settings, cfg component.Config, next consumer.Traces) (connector.Traces, error) {
+			c := cfg.(*pickerConfig)
+			r := next.(connector.TracesRouterAndConsumer)
+			var picked pipeline.ID
+			if err := picked.UnmarshalText([]byte(c.Pipeline)); err != nil {
+				return nil, err
+			}
+			to, err := r.Consumer(picked)
+			if err != nil {
+				return nil, err
+			}
+			rest, err := r.Consumer(pipeline.NewID(pipeline.SignalTraces))
+			if err != nil {
+				return nil, err
+			}
+			return &picker{name: c.Name, to: to, rest: rest}, nil
+		}, component.StabilityLevelDevelopment))
+}
+
+type picker struct {
+	component.StartFunc
+	component.ShutdownFunc
+	name     string
+	to, rest consumer.Traces
+}
+
+func (*picker) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
+
+func (p *picker) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
+	picked := ptrace.NewTraces()
+	td.ResourceSpans().RemoveIf(func(rs ptrace.ResourceSpans) bool {
+		rs.ScopeSpans().RemoveIf(func(ss ptrace.ScopeSpans) bool {
+			ss.Spans().RemoveIf(func(sp ptrace.Span) bool {
+				if sp.Name() != p.name {
+					return false
+				}
+				sp.CopyTo(picked.ResourceSpans().AppendEmpty().ScopeSpans().AppendEmpty().Spans().AppendEmpty())
+				return true
+			})
+			return ss.Spans().Len() == 0
+		})
+		return rs.ScopeSpans().Len() == 0
+	})
+	if err := p.to.ConsumeTraces(ctx, picked); err != nil {
+		return err
+	}
+	return p.rest.ConsumeTraces(ctx, td)
+}
+
+var registerPicker sync.Once
+
+// TestConnectorRoutes: a named output ("traces/<name>") is a pipeline a
+// connector's router can pick (as the routing connector's table does);
+// the default output is the pipeline named after the signal.
 func TestConnectorRoutes(t *testing.T) {
+	registerPicker.Do(func() { RegisterConnector(testPicker()) })
 	picked, rest := newSink(), newSink()
-	c := start(t, "otelcol.connector.routing", "r", map[string]any{
-		"default_pipelines": []any{"traces"},
-		"table": []any{map[string]any{
-			"condition": `span.name == "I'm a server span"`,
-			"pipelines": []any{"traces/picked"},
-		}},
-		"output": map[string]any{"traces": []any{rest}, "traces/picked": []any{picked}},
+	c := start(t, "otelcol.connector.test_picker", "r", map[string]any{
+		"name":     "I'm a server span",
+		"pipeline": "traces/picked",
+		"output":   map[string]any{"traces": []any{rest}, "traces/picked": []any{picked}},
 	})
 	c.waitHealthy()
-	if err := c.input().ConsumeTraces(context.Background(), fixtureTraces(t)); err != nil {
+	in := fixtureTraces(t)
+	total := in.SpanCount()
+	if err := c.input().ConsumeTraces(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
-	if picked.traces.SpanCount() != 1 || rest.traces.SpanCount() != 0 {
-		t.Errorf("picked %d spans, default %d; want 1 and 0", picked.traces.SpanCount(), rest.traces.SpanCount())
+	if picked.traces.SpanCount() != 1 || rest.traces.SpanCount() != total-1 {
+		t.Errorf("picked %d spans, default %d; want 1 and %d", picked.traces.SpanCount(), rest.traces.SpanCount(), total-1)
 	}
 
 	// A named output of a signal the connector does not make is an error.

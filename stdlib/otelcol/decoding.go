@@ -7,7 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc/encoding"
 
-	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
 )
 
@@ -82,11 +81,6 @@ var (
 		"OTLP/HTTP export request bodies decoded, by signal and decoder: fast (flowlua's, protobuf), pdata (protobuf: every body with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's), json_fast (flowlua's, JSON) or json (pdata's JSON decoder: every JSON body with --no-otlp.fast-decoding, else input flowlua's leaves to it: a field it does not know, a field given twice, null, a surrogate escape, malformed input).",
 		[]string{"signal", "decoder"}, nil,
 	)
-	encodedBatchesDesc = prometheus.NewDesc(
-		"flowlua_otlp_encoded_batches_total",
-		"Batches the OTLP/gRPC exporters sent as the batch processor kept them, still encoded (without decoding or encoding them again), by signal. A batch processor keeps its batches encoded when its only consumer of a signal is an otlp exporter and it does not split batches (send_batch_max_size 0); --no-otlp.encoded-batches turns it off.",
-		[]string{"signal"}, nil,
-	)
 	grpcEncodedDesc = prometheus.NewDesc(
 		"flowlua_otlp_grpc_encoded_requests_total",
 		"OTLP/gRPC export requests encoded by the exporters, by signal and sizing: guessed (written into a buffer of the expected size, without a sizing walk) or sized (sized first, as pdata does: the first request of a signal, one longer than expected, and every request with --no-otlp.fast-decoding).",
@@ -104,7 +98,6 @@ func (decodingCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- grpcDecodedDesc
 	ch <- httpDecodedDesc
 	ch <- grpcEncodedDesc
-	ch <- encodedBatchesDesc
 }
 
 func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
@@ -124,8 +117,5 @@ func (d decodingCollector) Collect(ch chan<- prometheus.Metric) {
 		e := d.grpc.MarshalStatsOf(signal)
 		count(grpcEncodedDesc, e.Guessed.Load(), signal, "guessed")
 		count(grpcEncodedDesc, e.Sized.Load(), signal, "sized")
-	}
-	for _, sig := range dataplane.AllSignals {
-		count(encodedBatchesDesc, encodedBatchesSent[sig].Load(), sig.String())
 	}
 }

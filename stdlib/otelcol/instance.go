@@ -14,7 +14,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
-	"go.opentelemetry.io/collector/pipeline"
 
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/dataplane"
@@ -123,14 +122,6 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		if err != nil {
 			_ = inst.shutdown(context.Background())
 			return nil, fmt.Errorf("creating %s for %s: %w", a.id, sig, err)
-		}
-		if k.encodedSender != nil {
-			if sender := k.encodedSender(s, upstreamCfg, sig); sender != nil {
-				if e, ok := c.(encodedPushSetter); ok {
-					e.SetEncodedPush(sender.push)
-					inst.comps = append(inst.comps, sender) // started before the exporter, shut down after it
-				}
-			}
 		}
 		inst.comps = append(inst.comps, c)
 		if k.class == classReceiver {
@@ -298,43 +289,4 @@ func (g *gate) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 		return err
 	}
 	return g.next.ConsumeLogs(ctx, ld)
-}
-
-// AcceptsEncoded reports whether the component of signal takes encoded
-// requests (engine/component/dataplane/encoded.go).
-func (i *instance) AcceptsEncoded(signal pipeline.Signal) bool {
-	return dataplane.AcceptsEncoded(i.consumerOf(signal), signal)
-}
-
-// ConsumeEncoded hands payload to the component of signal, decoded (and
-// refused as pdata is, when there is none) if it does not take it
-// encoded.
-func (i *instance) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	ec, ok := i.consumerOf(signal).(dataplane.EncodedConsumer)
-	if !ok || !ec.AcceptsEncoded(signal) {
-		return dataplane.ConsumeDecoded(ctx, i, signal, payload)
-	}
-	if !i.enter() {
-		return dataplane.ForwardEncoded(ctx, i.redirect, signal, payload, items)
-	}
-	defer i.leave()
-	return ec.ConsumeEncoded(ctx, signal, payload, items)
-}
-
-// consumerOf returns the component of signal, nil if there is none.
-func (i *instance) consumerOf(signal pipeline.Signal) any {
-	return (&dataplane.Signals{Traces: i.traces, Metrics: i.metrics, Logs: i.logs}).Of(signal)
-}
-
-// AcceptsEncoded is next's.
-func (g *gate) AcceptsEncoded(signal pipeline.Signal) bool {
-	return dataplane.AcceptsEncoded(g.next, signal)
-}
-
-// ConsumeEncoded waits for the gate to open.
-func (g *gate) ConsumeEncoded(ctx context.Context, signal pipeline.Signal, payload []byte, items int) error {
-	if err := g.wait(ctx); err != nil {
-		return err
-	}
-	return dataplane.ForwardEncoded(ctx, g.next, signal, payload, items)
 }

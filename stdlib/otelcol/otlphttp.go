@@ -489,22 +489,11 @@ func writeError(w http.ResponseWriter, isJSON bool, err error, httpStatus int) {
 }
 
 // errorHandler is the server's handler of the errors its decompressor
-// meets (and the auth interceptor's), the collector's: the status in the
-// request's encoding, JSON when it has no Content-Type.
+// meets (and the auth interceptor's), the collector's: the status as
+// protobuf for a protobuf request, else as JSON, with the status code it
+// was given (a client's error stays a 4xx).
 func errorHandler(w http.ResponseWriter, r *http.Request, errMsg string, httpStatus int) {
-	s := statusOf(errMsg, httpStatus)
-	contentType := r.Header.Get("Content-Type")
-	if contentType == "" {
-		contentType = fallbackContentType
-	}
-	switch mimeType(contentType) {
-	case pbContentType:
-		writeStatus(w, false, httpStatus, s)
-	case jsonContentType:
-		writeStatus(w, true, httpStatus, s)
-	default:
-		writeResponse(w, fallbackContentType, http.StatusInternalServerError, fallbackMsg)
-	}
+	writeStatus(w, mimeType(r.Header.Get("Content-Type")) != pbContentType, httpStatus, statusOf(errMsg, httpStatus))
 }
 
 // writeStatus writes s, with a Retry-After header when it is a throttling

@@ -404,7 +404,7 @@ func compareReceiverMetrics(t *testing.T, up, fl *componenttest.Telemetry) {
 			}
 		}
 	}
-	if accepted := points(fl, "otelcol_receiver_accepted_spans"); len(accepted) == 0 || !strings.Contains(fmt.Sprint(accepted), "transport http") {
+	if accepted := points(fl, "otelcol_receiver_accepted_spans"); len(accepted) == 0 || !strings.Contains(fmt.Sprint(accepted), "transport") || !strings.Contains(fmt.Sprint(accepted), "http") {
 		t.Errorf("otelcol_receiver_accepted_spans: %v, want points of transport http", accepted)
 	}
 }
@@ -456,7 +456,7 @@ func equivalenceCases(t *testing.T) []exchange {
 		{name: "bad gzip, protobuf", path: "/v1/traces", header: with(pb, "Content-Encoding", "gzip"), body: tracesPB, wantStatus: 400},
 		{name: "bad gzip, JSON", path: "/v1/logs", header: with(js, "Content-Encoding", "gzip"), body: logs, wantStatus: 400},
 		{name: "bad gzip, no content type", path: "/v1/logs", header: map[string]string{"Content-Encoding": "gzip"}, body: logs, wantStatus: 400},
-		{name: "bad gzip, text/plain", path: "/v1/logs", header: map[string]string{"Content-Encoding": "gzip", "Content-Type": "text/plain"}, body: logs, wantStatus: 500},
+		{name: "bad gzip, text/plain", path: "/v1/logs", header: map[string]string{"Content-Encoding": "gzip", "Content-Type": "text/plain"}, body: logs, wantStatus: 400},
 		{name: "unsupported encoding", path: "/v1/traces", header: with(pb, "Content-Encoding", "compress"), body: tracesPB, wantStatus: 400},
 		{name: "unknown path", path: "/v1/spans", header: pb, body: tracesPB, wantStatus: 404},
 		{name: "profiles path (not hosted)", path: "/v1development/profiles", header: pb, body: tracesPB, wantStatus: 404},

@@ -34,7 +34,7 @@ func (c class) String() string {
 }
 
 // collectorRelease is the upstream release every hosted component is from.
-const collectorRelease = "v0.158.0"
+const collectorRelease = "v0.165.0"
 
 // Option changes how a component is hosted.
 type Option func(*kind)
@@ -189,12 +189,6 @@ type kind struct {
 	// itself (nil: none), such as the otlp receiver's http protocol
 	// (otlphttp.go). Nil for every other kind.
 	takeOver func(s settings, cfg component.Config) (component.Config, receiverPart, error)
-
-	// encodedSender, for an exporter that sends encoded requests as they
-	// are (otlpencoded.go), makes the component that sends those of one
-	// signal; nil for every other kind. It returns nil when it does not
-	// apply (another config type, --no-otlp.encoded-batches).
-	encodedSender func(s settings, cfg component.Config, sig dataplane.Signal) *otlpEncodedSender
 
 	// feed, for a receiver whose targets flowlua feeds through files
 	// (targets.go), splits the targets out of its config; nil for every

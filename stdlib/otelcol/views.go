@@ -9,8 +9,8 @@ import (
 // telemetry level, "normal" (service/internal/metricviews): the metrics of
 // level "detailed" are dropped. The batch processor checks whether an
 // instrument is enabled before computing what it records, and so does
-// flowlua's copy of the exporters' queue (third_party/exporterhelper),
-// so dropping them also saves the work: without these views both would
+// the exporters' queue (exporterhelper, since v0.165.0), so dropping them
+// also saves the work: without these views both would
 // compute the protobuf size of every batch.
 func normalLevelViews() []sdkmetric.View {
 	drop := func(scope, name string) sdkmetric.View {

@@ -22,7 +22,7 @@ func TestNormalLevelViewsDisableDetailedInstruments(t *testing.T) {
 	var _ metric.Int64Histogram = bytes
 
 	// The exporters' queue sizes every request in bytes only when this
-	// histogram records it (third_party/exporterhelper): it must be
+	// histogram records it (exporterhelper's obsQueue.Offer): it must be
 	// disabled through the meter an instance gives its components.
 	eh := probeMeterProvider{MeterProvider: b.MeterProvider(), p: &probe{}}.Meter("go.opentelemetry.io/collector/exporter/exporterhelper")
 	queueBytes, _ := eh.Int64Histogram("otelcol_exporter_queue_batch_send_size_bytes")

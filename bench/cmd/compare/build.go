@@ -14,7 +14,7 @@ import (
 
 // builderVersion is the version of the collector builder (ocb); keep it in
 // step with the component versions in collector/builder-config.yaml.
-const builderVersion = "v0.158.0"
+const builderVersion = "v0.165.0"
 
 // builderModule is what go install fetches through the module proxy.
 const builderModule = "go.opentelemetry.io/collector/cmd/builder@" + builderVersion
@@ -89,7 +89,7 @@ func configHash(benchDir, config string) (string, error) {
 // configuration. It installs the builder into .build/bin first if needed.
 // Everything comes through the Go module proxy. When the builder's own
 // module download fails (the proxy lacks the .info of some contrib
-// modules at v0.158.0 that the module cache holds), the sources it
+// modules at v0.165.0 that the module cache holds), the sources it
 // generated are compiled with go build as the builder would.
 func ensureCollector(benchDir string, c collectorBuild, force bool) error {
 	want, err := configHash(benchDir, c.config)

@@ -170,8 +170,12 @@ func (d *decoder) attributes(m pcommon.Map, b []byte, num protowire.Number, kvs 
 }
 
 func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
+	if d.depth >= MaxDepth {
+		return ErrTooDeep
+	}
 	var key string
 	var val []byte
+	hasVal := false
 	var once singular
 	f := fields(b)
 	for f.next() {
@@ -188,7 +192,7 @@ func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
 			if err := once.first(2); err != nil {
 				return err
 			}
-			val = f.data()
+			val, hasVal = f.data(), true
 		default:
 			return errUnsupported
 		}
@@ -196,10 +200,17 @@ func (d *decoder) keyValue(m pcommon.Map, b []byte) error {
 	if f.bad {
 		return errUnsupported
 	}
+	// The KeyValue is one nested message, its value (when present, even
+	// empty) the next.
+	d.depth++
+	if hasVal && d.depth >= MaxDepth {
+		return ErrTooDeep
+	}
 	before := m.Len()
 	if err := d.putValue(m, key, val); err != nil {
 		return err
 	}
+	d.depth--
 	if m.Len() == before {
 		return errUnsupported // duplicate key: pdata keeps both
 	}
@@ -246,19 +257,12 @@ func (d *decoder) putValue(m pcommon.Map, key string, b []byte) error {
 	return nil
 }
 
-// deeper enters the n elements of an array or a key-value list: one
-// level of AnyValue more, ErrTooDeep when they would be past MaxDepth.
-// The caller leaves the level (d.depth--) once they are decoded; a failed
-// request resets it (begin).
-func (d *decoder) deeper(n int) error {
-	if d.depth++; d.depth >= MaxDepth && n > 0 {
+// value decodes the AnyValue payload b into v: a nested message at
+// d.depth, ErrTooDeep at MaxDepth (limits.go).
+func (d *decoder) value(v pcommon.Value, b []byte) error {
+	if d.depth >= MaxDepth {
 		return ErrTooDeep
 	}
-	return nil
-}
-
-// value decodes the AnyValue payload b into v.
-func (d *decoder) value(v pcommon.Value, b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
@@ -296,8 +300,9 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if err != nil {
 			return err
 		}
-		if err := d.deeper(n); err != nil {
-			return err
+		// The ArrayValue is one nested message more, its values the next.
+		if d.depth += 2; d.depth-1 >= MaxDepth {
+			return ErrTooDeep
 		}
 		s.EnsureCapacity(n)
 		e := fields(f.data())
@@ -312,7 +317,7 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if e.bad {
 			return errUnsupported
 		}
-		d.depth--
+		d.depth -= 2
 	case 6: // KeyValueList{values = 1}
 		if f.typ != protowire.BytesType {
 			return errUnsupported
@@ -329,13 +334,15 @@ func (d *decoder) value(v pcommon.Value, b []byte) error {
 		if e.bad {
 			return errUnsupported
 		}
-		if err := d.deeper(kvs.n); err != nil {
-			return err
+		// The KeyValueList is one nested message more, its KeyValues the
+		// next.
+		if d.depth += 2; d.depth-1 >= MaxDepth {
+			return ErrTooDeep
 		}
 		if err := d.attributes(m, f.data(), 1, &kvs); err != nil {
 			return err
 		}
-		d.depth--
+		d.depth -= 2
 	case 7:
 		if f.typ != protowire.BytesType {
 			return errUnsupported

@@ -405,7 +405,7 @@ type transcoder struct {
 	pos    int
 	out    []byte
 	depth  int // objects entered
-	values int // AnyValues entered (MaxDepth)
+	values int // nested messages of values entered (MaxDepth)
 }
 
 // transcode appends the protobuf encoding of the JSON export request in,
@@ -564,20 +564,23 @@ func (t *transcoder) endMessage(start int) {
 	protowire.AppendVarint(t.out[start-2:start-2], uint64(n))
 }
 
-// message transcodes an object of field f's message as field f. An
-// AnyValue deeper than MaxDepth is refused (ErrTooDeep).
+// message transcodes an object of field f's message as field f. A value
+// nested past MaxDepth, counted as the protobuf decoders count it
+// (limits.go), is refused (ErrTooDeep).
 func (t *transcoder) message(f *jfield) error {
-	if f.msg == &jAnyValue {
-		if t.values++; t.values > MaxDepth {
+	recursive := f.msg == &jAnyValue || f.msg == &jKeyValue || f.msg == &jArrayValue || f.msg == &jKeyValueList
+	if recursive {
+		if t.values >= MaxDepth {
 			return ErrTooDeep
 		}
+		t.values++
 	}
 	start := t.beginMessage(f.num)
 	if err := t.object(f.msg); err != nil {
 		return err
 	}
 	t.endMessage(start)
-	if f.msg == &jAnyValue {
+	if recursive {
 		t.values--
 	}
 	return nil

@@ -7,26 +7,28 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// MaxDepth is how deeply AnyValues may nest in an OTLP request flowlua
-// decodes. A log body or an attribute's value is at depth 1; a value in
-// an array or a key-value list at depth d is at depth d+1. A request with
-// a value deeper than MaxDepth is refused (ErrTooDeep), whatever decoder
-// would have decoded it.
+// MaxDepth bounds how deeply the recursive messages of an OTLP value
+// (AnyValue, ArrayValue, KeyValueList, KeyValue) may nest in a request
+// flowlua decodes: the bound pdata's protobuf decoder has had since
+// v1.71.0 (its internal proto.RecursionLimit), counted as pdata counts
+// it. An attribute's KeyValue is at depth 0 and its value at 1; a log
+// body is at 0; each level of a key-value list adds three messages
+// (the value, the list, a KeyValue) and each level of an array two. So
+// an attribute may hold 33 levels of key-value lists or 50 of arrays. A
+// message entered at MaxDepth is refused (ErrTooDeep), whatever decoder
+// would have decoded the request.
 //
-// pdata's decoders, protobuf and JSON, recurse once per level without a
-// bound (upstream collector issue #15301): a 15 MB body nesting key-value
-// lists about 900,000 levels deep overflows the goroutine stack, a fatal
-// error no recover catches, and far less nesting already costs hundreds
-// of megabytes of stack and pdata per request. protobuf-go's own bound is
-// 10,000, which pdata does not use. 100 is far beyond what telemetry
-// nests (a JSON log body parsed into a body or an attribute rarely goes
-// past a dozen levels), and costs a few kilobytes of stack.
+// pdata's JSON decoder still recurses once per level without a bound
+// (upstream collector issue #15301): before v1.71.0 its protobuf decoder
+// did too, and a 15 MB body nesting key-value lists about 900,000 levels
+// deep overflowed the goroutine stack, a fatal error no recover catches.
+// TestDepthLimit checks that this bound is pdata's, at its edge.
 const MaxDepth = 100
 
 // ErrTooDeep is the error of a request with an AnyValue nested deeper
 // than MaxDepth. It is the client's error (HTTP 400, gRPC InvalidArgument):
 // the request is not handed to any other decoder.
-var ErrTooDeep = fmt.Errorf("otlp: a value (attribute or log body) nests arrays or key-value lists more than %d levels deep", MaxDepth)
+var ErrTooDeep = fmt.Errorf("otlp: a value (attribute or log body) nests arrays or key-value lists too deep: past %d nested messages (%d levels of key-value lists in an attribute, %d of arrays)", MaxDepth, (MaxDepth-2)/3+1, (MaxDepth-2)/2+1)
 
 // refused reports whether err refuses a request outright, rather than
 // leaving it to pdata's decoder.
@@ -37,8 +39,8 @@ func refused(err error) bool { return errors.Is(err, ErrTooDeep) }
 // are skipped, as pdata skips what it does not know or decodes without
 // recursion.
 type pmessage struct {
-	anyValue bool // the message is an AnyValue: one level of depth
-	children []pchild
+	recursive bool // AnyValue, ArrayValue, KeyValueList, KeyValue: one level of depth
+	children  []pchild
 }
 
 type pchild struct {
@@ -73,7 +75,9 @@ var (
 
 func init() {
 	set := func(m *pmessage, children ...pchild) { m.children = children }
-	pAnyValue.anyValue = true
+	for _, m := range []*pmessage{&pAnyValue, &pArrayValue, &pKeyValueList, &pKeyValue} {
+		m.recursive = true
+	}
 	set(&pAnyValue, pchild{5, &pArrayValue}, pchild{6, &pKeyValueList})
 	set(&pArrayValue, pchild{1, &pAnyValue})
 	set(&pKeyValueList, pchild{1, &pKeyValue})
@@ -116,16 +120,16 @@ func init() {
 var requestMessages = [3]*pmessage{&pTracesRequest, &pMetricsRequest, &pLogsRequest}
 
 // checkDepth returns ErrTooDeep when the protobuf export request buf, of
-// the signal numbered signal, holds an AnyValue deeper than MaxDepth. It
-// is what a request goes through before pdata's decoder, which would
-// follow any depth. It reads only the fields that lead to AnyValues, and
-// skips what does not parse (pdata rejects it): its own recursion stops
-// at MaxDepth.
+// the signal numbered signal, nests values past MaxDepth. It is what a
+// request goes through before pdata's decoder, so that a request is
+// refused with the same error whichever decoder would have decoded it. It
+// reads only the fields that lead to AnyValues, and skips what does not
+// parse (pdata rejects it): its own recursion stops at MaxDepth.
 func checkDepth(buf []byte, signal int) error {
 	return walkDepth(buf, requestMessages[signal], 0)
 }
 
-// walkDepth walks buf, a message m within depth AnyValues.
+// walkDepth walks buf, a message m whose nested messages are at depth.
 func walkDepth(buf []byte, m *pmessage, depth int) error {
 	for len(buf) > 0 {
 		num, typ, n := protowire.ConsumeTag(buf)
@@ -151,10 +155,11 @@ func walkDepth(buf []byte, m *pmessage, depth int) error {
 			continue
 		}
 		d := depth
-		if c.anyValue {
-			if d++; d > MaxDepth {
+		if c.recursive {
+			if d >= MaxDepth {
 				return ErrTooDeep
 			}
+			d++
 		}
 		if err := walkDepth(v, c, d); err != nil {
 			return err

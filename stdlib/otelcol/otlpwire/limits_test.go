@@ -59,38 +59,70 @@ func deepCases(signal int) [][]byte {
 	}
 }
 
-// TestDepthLimit checks the bound at its edge for every signal, on every
-// path a protobuf request takes: a value MaxDepth deep is decoded as
-// pdata decodes it, one level more is refused with ErrTooDeep, by the
-// fast decoder, by the check in front of pdata's decoder when the fast
-// path declines the request, and with the fast path off.
+// pdataEdge returns the deepest nesting (in AnyValues, nested's depth) of
+// a value in deepRequest(signal, ...) that pdata's own decoder accepts,
+// and the expected one: pdata counts every nested message of a value
+// (MaxDepth), three per level of key-value lists and two per level of
+// arrays, from an attribute's KeyValue or a log body's AnyValue.
+func pdataEdge(t *testing.T, signal int, kvlist bool) (edge, want int) {
+	t.Helper()
+	per, base := 2, 1 // arrays; an attribute's value is the second message
+	if kvlist {
+		per = 3
+	}
+	if signal == 2 {
+		base = 0 // a log body is the first
+	}
+	want = (MaxDepth-1-base)/per + 1
+	for n := 1; n < 4*MaxDepth; n++ {
+		if _, err := signals[signal].pdata(deepRequest(signal, nested(n, kvlist), false)); err != nil {
+			if !strings.Contains(err.Error(), "recursion") {
+				t.Fatalf("pdata at depth %d: %v", n, err)
+			}
+			return n - 1, want
+		}
+	}
+	t.Fatal("pdata accepts any depth")
+	return 0, want
+}
+
+// TestDepthLimit checks the bound at pdata's own edge for every signal,
+// on every path a protobuf request takes: the deepest value pdata's
+// decoder accepts is decoded as pdata decodes it, one level more is
+// refused with ErrTooDeep, by the fast decoder, by the check in front of
+// pdata's decoder when the fast path declines the request, and with the
+// fast path off.
 func TestDepthLimit(t *testing.T) {
 	for i, s := range signals {
 		for _, kvlist := range []bool{false, true} {
+			edge, want := pdataEdge(t, i, kvlist)
+			if edge != want {
+				t.Fatalf("%s kvlist=%v: pdata's edge is at depth %d, MaxDepth's counting gives %d", signalNames[i], kvlist, edge, want)
+			}
 			for _, declined := range []bool{false, true} {
 				for _, fast := range []bool{true, false} {
 					name := fmt.Sprintf("%s/kvlist=%v/declined=%v/fast=%v", signalNames[i], kvlist, declined, fast)
 					t.Run(name, func(t *testing.T) {
 						u := NewUnmarshaler(fast)
-						ok := deepRequest(i, nested(MaxDepth, kvlist), declined)
+						ok := deepRequest(i, nested(edge, kvlist), declined)
 						want, err := s.pdata(ok)
 						if err != nil {
 							t.Fatal(err)
 						}
 						got, err := s.unmarshal(u, ok)
 						if err != nil {
-							t.Fatalf("depth %d: %v", MaxDepth, err)
+							t.Fatalf("depth %d: %v", edge, err)
 						}
 						if !bytes.Equal(got, want) {
-							t.Fatalf("depth %d: not what pdata decodes", MaxDepth)
+							t.Fatalf("depth %d: not what pdata decodes", edge)
 						}
 						viaFast := u.StatsOf(signalNames[i]).Fast.Load()
 						if wantFast := fast && !declined; (viaFast == 1) != wantFast {
 							t.Fatalf("decoded by the fast path: %v, want %v", viaFast == 1, wantFast)
 						}
-						_, err = s.unmarshal(u, deepRequest(i, nested(MaxDepth+1, kvlist), declined))
+						_, err = s.unmarshal(u, deepRequest(i, nested(edge+1, kvlist), declined))
 						if !errors.Is(err, ErrTooDeep) {
-							t.Fatalf("depth %d: %v, want ErrTooDeep", MaxDepth+1, err)
+							t.Fatalf("depth %d: %v, want ErrTooDeep", edge+1, err)
 						}
 						if n := u.StatsOf(signalNames[i]).Pdata.Load(); n != 1-viaFast {
 							t.Fatalf("%d requests went to pdata's decoder, want %d (the refused one never)", n, 1-viaFast)
@@ -118,10 +150,11 @@ func TestCodecDepthLimit(t *testing.T) {
 				t.Errorf("fast=%v declined=%v: %v, want ErrTooDeep", fast, declined, err)
 			}
 		}
-		in := deepRequest(0, nested(MaxDepth, true), false)
+		edge, _ := pdataEdge(t, 0, true)
+		in := deepRequest(0, nested(edge, true), false)
 		if fast {
 			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(in)}, reflectOrig(ptraceotlp.NewExportRequest())); err != nil {
-				t.Errorf("depth %d: %v", MaxDepth, err)
+				t.Errorf("depth %d: %v", edge, err)
 			}
 		}
 	}
@@ -181,35 +214,37 @@ func deepJSONCases(signal int) [][]byte {
 	}
 }
 
-// TestJSONDepthLimit checks the bound at its edge for JSON: MaxDepth
-// taken (by the fast path, as pdata's JSON decoder decodes it), one more
-// refused; and, for what the fast path leaves to pdata's JSON decoder,
-// nesting past maxJSONNesting refused before it, while MaxDepth still goes
-// through.
+// TestJSONDepthLimit checks the bound at its edge for JSON, which the
+// transcoder counts as the protobuf decoders do: the deepest value
+// pdata's protobuf decoder takes is taken (by the fast path, as pdata's
+// JSON decoder decodes it), one more refused; and, for what the fast path
+// leaves to pdata's JSON decoder, nesting past maxJSONNesting refused
+// before it, while the edge still goes through.
 func TestJSONDepthLimit(t *testing.T) {
 	for i, s := range jsonSignals {
 		for _, kvlist := range []bool{false, true} {
+			edge, _ := pdataEdge(t, i, kvlist)
 			for _, fast := range []bool{true, false} {
 				t.Run(fmt.Sprintf("%s/kvlist=%v/fast=%v", s.name, kvlist, fast), func(t *testing.T) {
 					u := NewJSONUnmarshaler(fast)
 					for _, declined := range []bool{false, true} {
-						ok := deepJSON(i, nestedJSON(MaxDepth, kvlist), declined)
+						ok := deepJSON(i, nestedJSON(edge, kvlist), declined)
 						want, err := s.pdata(ok)
 						if err != nil {
 							t.Fatal(err)
 						}
 						got, err := s.unmarshal(u, ok)
 						if err != nil || !bytes.Equal(got, want) {
-							t.Fatalf("declined=%v, depth %d: %v, or not what pdata decodes", declined, MaxDepth, err)
+							t.Fatalf("declined=%v, depth %d: %v, or not what pdata decodes", declined, edge, err)
 						}
 					}
 					if fast && u.StatsOf(s.name).Fast.Load() != 1 {
 						t.Fatalf("the fast path decoded %d requests, want 1", u.StatsOf(s.name).Fast.Load())
 					}
 					if fast {
-						_, err := s.unmarshal(u, deepJSON(i, nestedJSON(MaxDepth+1, kvlist), false))
+						_, err := s.unmarshal(u, deepJSON(i, nestedJSON(edge+1, kvlist), false))
 						if !errors.Is(err, ErrTooDeep) {
-							t.Fatalf("depth %d: %v, want ErrTooDeep", MaxDepth+1, err)
+							t.Fatalf("depth %d: %v, want ErrTooDeep", edge+1, err)
 						}
 					}
 					before := u.StatsOf(s.name).Pdata.Load()
