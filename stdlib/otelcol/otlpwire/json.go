@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -188,7 +189,11 @@ var (
 	jLogsRequest, jResourceLogs, jScopeLogs, jLogRecord         jmessage
 )
 
-func init() {
+// jsonTables builds the messages above once, when a request is first
+// transcoded.
+var jsonTables sync.Once
+
+func buildJSONTables() {
 	attrs := func(num protowire.Number) jf {
 		return jf{name: "attributes", num: num, kind: jMessages, msg: &jKeyValue}
 	}
@@ -412,6 +417,7 @@ type transcoder struct {
 // whose top-level message is m, to out; errDecline when pdata's JSON
 // decoder must decide, ErrTooDeep for an AnyValue deeper than MaxDepth.
 func transcode(in []byte, m *jmessage, out []byte) ([]byte, error) {
+	jsonTables.Do(buildJSONTables)
 	t := transcoder{in: in, out: out}
 	if err := t.object(m); err != nil {
 		return t.out, err

@@ -455,6 +455,7 @@ func TestJSONEnumNames(t *testing.T) {
 // fast path. A name pdata does not know (it would skip the field), a
 // wrong field number or a wrong kind fails here.
 func TestJSONSchema(t *testing.T) {
+	jsonTables.Do(buildJSONTables)
 	for i, m := range []*jmessage{&jTracesRequest, &jMetricsRequest, &jLogsRequest} {
 		s := jsonSignals[i]
 		for spelling := range 2 {

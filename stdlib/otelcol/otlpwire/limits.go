@@ -3,6 +3,7 @@ package otlpwire
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -73,7 +74,11 @@ var (
 	pLogsRequest, pResourceLogs, pScopeLogs, pLogRecord pmessage
 )
 
-func init() {
+// depthTables builds the messages above once, when a request is first
+// checked.
+var depthTables sync.Once
+
+func buildDepthTables() {
 	set := func(m *pmessage, children ...pchild) { m.children = children }
 	for _, m := range []*pmessage{&pAnyValue, &pArrayValue, &pKeyValueList, &pKeyValue} {
 		m.recursive = true
@@ -126,6 +131,7 @@ var requestMessages = [3]*pmessage{&pTracesRequest, &pMetricsRequest, &pLogsRequ
 // reads only the fields that lead to AnyValues, and skips what does not
 // parse (pdata rejects it): its own recursion stops at MaxDepth.
 func checkDepth(buf []byte, signal int) error {
+	depthTables.Do(buildDepthTables)
 	return walkDepth(buf, requestMessages[signal], 0)
 }
 
