@@ -53,8 +53,8 @@ func init() {
 		component.StabilityLevelBeta, component.StabilityLevelBeta, component.StabilityLevelBeta, transformprocessor.NewFactory))
 	RegisterProcessor(resourceprocessor.NewFactory())
 
-	RegisterExporter(otlpexporter.NewFactory())     // otlp_grpc, alias otlp
-	RegisterExporter(otlphttpexporter.NewFactory()) // otlp_http, alias otlphttp
+	RegisterExporter(otlpGRPCExporter(otlpexporter.NewFactory())) // otlp_grpc, alias otlp; its queue holds encoded requests (encodedqueue.go)
+	RegisterExporter(otlphttpexporter.NewFactory())               // otlp_http, alias otlphttp
 	RegisterExporter(debugexporter.NewFactory())
 
 	RegisterConnector(forwardconnector.NewFactory())
