@@ -43,17 +43,17 @@ func NewFactory(upstream exporter.Factory) exporter.Factory {
 // The converters: pdata to an encoded request, when the exporter takes it.
 func encodeTraces(_ context.Context, td ptrace.Traces) (xexporterhelper.Request, error) {
 	b, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
-	return &request{signal: pipeline.SignalTraces, payload: b, items: td.SpanCount()}, err
+	return newRequest(pipeline.SignalTraces, b, td.SpanCount()), err
 }
 
 func encodeMetrics(_ context.Context, md pmetric.Metrics) (xexporterhelper.Request, error) {
 	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
-	return &request{signal: pipeline.SignalMetrics, payload: b, items: md.DataPointCount()}, err
+	return newRequest(pipeline.SignalMetrics, b, md.DataPointCount()), err
 }
 
 func encodeLogs(_ context.Context, ld plog.Logs) (xexporterhelper.Request, error) {
 	b, err := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
-	return &request{signal: pipeline.SignalLogs, payload: b, items: ld.LogRecordCount()}, err
+	return newRequest(pipeline.SignalLogs, b, ld.LogRecordCount()), err
 }
 
 // config returns cfg as the upstream exporter's config.
@@ -170,7 +170,7 @@ func (s *sender) push(ctx context.Context, req xexporterhelper.Request) error {
 		return errors.New("otlp exporter not started")
 	}
 	var resp rawMessage
-	if err := processError(s.conn.Invoke(ctx, s.method, &rawMessage{b: r.payload}, &resp, s.callOptions...)); err != nil {
+	if err := processError(s.conn.Invoke(ctx, s.method, &rawMessage{parts: r.parts}, &resp, s.callOptions...)); err != nil {
 		return err
 	}
 	s.logPartialSuccess(resp.b)
@@ -250,9 +250,12 @@ func retryInfoOf(st *status.Status) *errdetails.RetryInfo {
 	return nil
 }
 
-// rawMessage is a message already encoded: the request sent, or the
-// response received.
-type rawMessage struct{ b []byte }
+// rawMessage is a message already encoded: the request sent, in parts,
+// or the response received, in b.
+type rawMessage struct {
+	parts [][]byte
+	b     []byte
+}
 
 // rawCodec passes rawMessages through gRPC as they are. It is given to
 // this exporter's calls only (grpc.ForceCodecV2), never registered.
@@ -268,7 +271,11 @@ func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
 	if !ok {
 		return nil, fmt.Errorf("raw codec: cannot marshal %T", v)
 	}
-	return mem.BufferSlice{mem.SliceBuffer(m.b)}, nil
+	out := make(mem.BufferSlice, len(m.parts))
+	for i, p := range m.parts {
+		out[i] = mem.SliceBuffer(p)
+	}
+	return out, nil
 }
 
 func (rawCodec) Unmarshal(data mem.BufferSlice, v any) error {
@@ -289,11 +296,11 @@ func (e queueEncoding) Marshal(_ context.Context, req xexporterhelper.Request) (
 	if !ok {
 		return nil, fmt.Errorf("storing %T in an encoded OTLP queue", req)
 	}
-	return r.payload, nil
+	return r.bytes(), nil
 }
 
 func (e queueEncoding) Unmarshal(b []byte) (context.Context, xexporterhelper.Request, error) {
-	r := &request{signal: e.signal, payload: b}
+	r := newRequest(e.signal, b, 0)
 	d, err := decode(r)
 	if err != nil {
 		return context.Background(), nil, fmt.Errorf("reading an encoded %v request from the queue: %w", e.signal, err)

@@ -13,17 +13,37 @@ package encodedotlp
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"go.opentelemetry.io/collector/exporter/exporterhelper"
 	"go.opentelemetry.io/collector/exporter/exporterhelper/xexporterhelper"
 	"go.opentelemetry.io/collector/pipeline"
 )
 
-// request is one export request of one signal, encoded.
+// request is one export request of one signal, encoded: the
+// concatenation of parts is the encoding of an
+// Export{Trace,Metrics,Logs}ServiceRequest. A merge appends the other
+// request's parts, copying no bytes, and gRPC writes the parts one after
+// the other.
 type request struct {
-	signal  pipeline.Signal
-	payload []byte // the encoding of an Export{Trace,Metrics,Logs}ServiceRequest
-	items   int    // spans, data points or log records in payload
+	signal pipeline.Signal
+	parts  [][]byte
+	nbytes int // the length of the encoding: of all parts
+	items  int // spans, data points or log records
+}
+
+// newRequest returns the request of signal that payload encodes.
+func newRequest(signal pipeline.Signal, payload []byte, items int) *request {
+	return &request{signal: signal, parts: [][]byte{payload}, nbytes: len(payload), items: items}
+}
+
+// bytes returns the encoding in one slice, joining the parts when there
+// are several.
+func (r *request) bytes() []byte {
+	if len(r.parts) == 1 {
+		return r.parts[0]
+	}
+	return slices.Concat(r.parts...)
 }
 
 var _ xexporterhelper.Request = (*request)(nil)
@@ -32,7 +52,7 @@ var _ xexporterhelper.Request = (*request)(nil)
 func (r *request) ItemsCount() int { return r.items }
 
 // BytesSize returns the length of the encoding.
-func (r *request) BytesSize() int { return len(r.payload) }
+func (r *request) BytesSize() int { return r.nbytes }
 
 // size returns the request's size as szt measures it.
 func (r *request) size(szt exporterhelper.RequestSizerType) (int, error) {
@@ -40,7 +60,7 @@ func (r *request) size(szt exporterhelper.RequestSizerType) (int, error) {
 	case exporterhelper.RequestSizerTypeItems:
 		return r.items, nil
 	case exporterhelper.RequestSizerTypeBytes:
-		return len(r.payload), nil
+		return r.nbytes, nil
 	}
 	return 0, fmt.Errorf("unknown sizer type %v", szt)
 }
@@ -61,9 +81,9 @@ func (r *request) MergeSplit(_ context.Context, maxSize int, szt exporterhelper.
 		if o.signal != r.signal {
 			return nil, fmt.Errorf("merging an encoded %v request into a %v one", o.signal, r.signal)
 		}
-		payload := make([]byte, 0, len(r.payload)+len(o.payload))
-		payload = append(append(payload, r.payload...), o.payload...)
-		merged = &request{signal: r.signal, payload: payload, items: r.items + o.items}
+		// A full slice expression: r's parts are never written through.
+		parts := append(r.parts[:len(r.parts):len(r.parts)], o.parts...)
+		merged = &request{signal: r.signal, parts: parts, nbytes: r.nbytes + o.nbytes, items: r.items + o.items}
 	}
 	size, err := merged.size(szt)
 	if err != nil {

@@ -30,7 +30,7 @@ func spanNames(t *testing.T, rs []xexporterhelper.Request) []string {
 	var names []string
 	for _, x := range rs {
 		r := x.(*request)
-		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(r.payload)
+		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(r.bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestSplitMetricsEveryType(t *testing.T) {
 	}
 	merged := pmetric.NewMetrics()
 	for _, p := range got {
-		m, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(p.(*request).payload)
+		m, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(p.(*request).bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +229,7 @@ func TestSplitLogs(t *testing.T) {
 	}
 	sum := 0
 	for _, p := range got {
-		ld, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(p.(*request).payload)
+		ld, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(p.(*request).bytes())
 		if err != nil {
 			t.Fatal(err)
 		}

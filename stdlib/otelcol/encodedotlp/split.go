@@ -25,13 +25,13 @@ type batch interface {
 func decode(r *request) (batch, error) {
 	switch r.signal {
 	case pipeline.SignalTraces:
-		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(r.payload)
+		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(r.bytes())
 		return traces{td}, err
 	case pipeline.SignalMetrics:
-		md, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(r.payload)
+		md, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(r.bytes())
 		return metrics{md}, err
 	case pipeline.SignalLogs:
-		ld, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(r.payload)
+		ld, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(r.bytes())
 		return logs{ld}, err
 	}
 	return nil, fmt.Errorf("encoded OTLP requests of %v are not supported", r.signal)
@@ -52,7 +52,7 @@ func split(r *request, maxSize int, szt exporterhelper.RequestSizerType) ([]*req
 		if err != nil {
 			return err
 		}
-		out = append(out, &request{signal: r.signal, payload: payload, items: p.items()})
+		out = append(out, newRequest(r.signal, payload, p.items()))
 		return nil
 	}
 	if szt == exporterhelper.RequestSizerTypeItems {
@@ -69,7 +69,7 @@ func split(r *request, maxSize int, szt exporterhelper.RequestSizerType) ([]*req
 		return out, nil
 	}
 	// Bytes: start from the items an average item's size lets fit.
-	per := max(1, maxSize*r.items/max(1, len(r.payload)))
+	per := max(1, maxSize*r.items/max(1, r.nbytes))
 	var fit func(p batch) error
 	fit = func(p batch) error {
 		payload, err := p.encode()
@@ -77,7 +77,7 @@ func split(r *request, maxSize int, szt exporterhelper.RequestSizerType) ([]*req
 			return err
 		}
 		if len(payload) <= maxSize || p.items() <= 1 {
-			out = append(out, &request{signal: r.signal, payload: payload, items: p.items()})
+			out = append(out, newRequest(r.signal, payload, p.items()))
 			return nil
 		}
 		half := p.extract(p.items() / 2)
