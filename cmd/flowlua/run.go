@@ -36,7 +36,7 @@ type runCmd struct {
 	StoragePath    string        `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
 	DrainTimeout   time.Duration `name:"drain.timeout" default:"30s" env:"FLOWLUA_DRAIN_TIMEOUT" help:"How long a component a reload replaces or removes may take to send what it still queues, and how long SIGINT/SIGTERM waits for the whole pipeline to drain; what is left then is dropped and counted in flowlua_component_dropped_items_total. A second SIGINT/SIGTERM exits at once."`
 	Watch          bool          `name:"watch" default:"true" negatable:"" env:"FLOWLUA_WATCH" help:"Reload when the script or a module or plugin it loaded changes."`
-	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests and OTLP/HTTP protobuf bodies with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's. Also lets the OTLP/gRPC exporters encode without sizing each request first."`
+	FastDecoding   bool          `name:"otlp.fast-decoding" default:"true" negatable:"" env:"FLOWLUA_OTLP_FAST_DECODING" help:"Decode OTLP/gRPC requests and OTLP/HTTP protobuf bodies with flowlua's decoder: the same data as pdata's decoder with fewer allocations; input it does not handle goes to pdata's."`
 	EncodedQueue   bool          `name:"otlp.encoded-queue" default:"true" negatable:"" env:"FLOWLUA_OTLP_ENCODED_QUEUE" help:"The OTLP/gRPC exporters queue and batch each request as its protobuf encoding, not as pdata: a quarter of the memory for what waits in sending_queue; a batch is decoded only to split it. Off, they are the upstream exporter, queueing pdata. The config and what is sent are the same."`
 	GCSmooth       bool          `name:"gc.smooth" default:"true" negatable:"" env:"FLOWLUA_GC_SMOOTH" help:"After a garbage collection whose live heap is an outlier (more than 20% above the goal of the median of the last 16), lower GOGC for the next cycle so that one spike does not set the heap's size; counted in flowlua_gc_goal_clipped_total. Off when the environment sets GOGC."`
 	EnablePprof    bool          `name:"http.enable-pprof" default:"true" negatable:"" env:"FLOWLUA_HTTP_ENABLE_PPROF" help:"Serve the Go profiler under /debug/pprof/. Off, those routes answer 404 and the runtime no longer samples heap allocations (whose stack walks cost CPU and memory), as in a collector built without its pprof extension."`
@@ -106,14 +106,8 @@ func (r *runCmd) Run(e *env) error {
 		runtime.MemProfileRate = 0
 	}
 	metrics := prometheus.NewRegistry()
-	// gRPC's codecs are process-wide: the OTLP decoders (gRPC and HTTP)
-	// are installed here, once, before any receiver exists, and only by run.
-	decoding, err := otelcol.InstallOTLPDecoding(r.FastDecoding)
-	if err != nil {
-		logger.Warn("OTLP/gRPC fast decoding is off", "error", err)
-	} else {
-		metrics.MustRegister(decoding)
-	}
+	// Before any receiver exists: they decode as this says when built.
+	metrics.MustRegister(otelcol.SetOTLPDecoding(r.FastDecoding))
 	otelcol.SetEncodedQueue(r.EncodedQueue)
 	if r.GCSmooth {
 		if gogc, set := os.LookupEnv("GOGC"); set && gogc != "" {

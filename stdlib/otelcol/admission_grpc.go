@@ -2,24 +2,13 @@ package otelcol
 
 import (
 	"context"
-	"slices"
 	"sync/atomic"
 
-	"go.opentelemetry.io/collector/component"
-	"go.opentelemetry.io/collector/config/configgrpc"
-	"go.opentelemetry.io/collector/config/configmiddleware"
-	"go.opentelemetry.io/collector/config/configoptional"
-	"go.opentelemetry.io/collector/extension/extensionmiddleware"
 	"go.opentelemetry.io/otel/metric"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/tap"
 )
-
-// grpcAdmissionID is the id under which an otlp receiver's host serves its
-// gRPC admission (a type no collector config can name: ids are lower
-// case letters, digits and underscores, and "flowlua" is not a factory).
-var grpcAdmissionID = component.MustNewIDWithName("flowlua", "otlp_grpc_admission")
 
 // grpcAdmission bounds the bytes an otlp receiver's OTLP/gRPC server holds
 // at once (DecodingBudget, counted apart from OTLP/HTTP's): a request
@@ -32,18 +21,13 @@ var grpcAdmissionID = component.MustNewIDWithName("flowlua", "otlp_grpc_admissio
 // OTLP clients retry (gRPC writes a tap's status without details, so
 // without a RetryInfo). A lone request is always admitted.
 //
-// It is served to the upstream receiver as a gRPC server middleware (the
-// collector's configmiddleware), an extension only the receiver's host
-// knows, so the receiver's own code is unchanged.
+// flowlua's OTLP/gRPC server (otlpgrpc.go) is built with its options.
 type grpcAdmission struct {
 	a           *admission
 	provisional int64 // what a request holds until its message is in
 }
 
-var (
-	_ extensionmiddleware.GRPCServer = (*grpcAdmission)(nil)
-	_ stats.Handler                  = (*grpcAdmission)(nil)
-)
+var _ stats.Handler = (*grpcAdmission)(nil)
 
 // newGRPCAdmission returns the admission of a grpc protocol whose
 // messages are at most maxMsg bytes.
@@ -51,16 +35,10 @@ func newGRPCAdmission(budget, maxMsg int64, mp metric.MeterProvider) *grpcAdmiss
 	return &grpcAdmission{a: newAdmission(budget, mp, "grpc"), provisional: maxMsg}
 }
 
-// Start does nothing: the options are in force from the server's start.
-func (g *grpcAdmission) Start(context.Context, component.Host) error { return nil }
-
-// Shutdown does nothing.
-func (g *grpcAdmission) Shutdown(context.Context) error { return nil }
-
-// GetGRPCServerOptions returns the tap that refuses new requests while the
+// serverOptions returns the tap that refuses new requests while the
 // budget is held and the stats handler that counts received messages.
-func (g *grpcAdmission) GetGRPCServerOptions(context.Context) ([]grpc.ServerOption, error) {
-	return []grpc.ServerOption{grpc.InTapHandle(g.tap), grpc.StatsHandler(g)}, nil
+func (g *grpcAdmission) serverOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{grpc.InTapHandle(g.tap), grpc.StatsHandler(g)}
 }
 
 // admittedKey is the context key of a request's *admitted.
@@ -125,11 +103,3 @@ func (g *grpcAdmission) TagConn(ctx context.Context, _ *stats.ConnTagInfo) conte
 
 // HandleConn does nothing.
 func (g *grpcAdmission) HandleConn(context.Context, stats.ConnStats) {}
-
-// withGRPCAdmission returns grpc with the admission middleware added
-// after the user's own.
-func withGRPCAdmission(cfg configoptional.Optional[configgrpc.ServerConfig]) configoptional.Optional[configgrpc.ServerConfig] {
-	g := *cfg.Get()
-	g.Middlewares = append(slices.Clone(g.Middlewares), configmiddleware.Config{ID: grpcAdmissionID})
-	return configoptional.Some(g)
-}

@@ -17,11 +17,7 @@ import (
 // closes, so that such requests cannot exhaust the budget for good.
 func TestGRPCAdmissionReleasesRequestsWithoutHandler(t *testing.T) {
 	g := newGRPCAdmission(8<<20, 4<<20, nil)
-	opts, err := g.GetGRPCServerOptions(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := grpc.NewServer(opts...)
+	srv := grpc.NewServer(g.serverOptions()...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

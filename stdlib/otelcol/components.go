@@ -40,7 +40,7 @@ import (
 func init() {
 	registerNotAtRelease()
 
-	RegisterReceiver(otlpreceiver.NewFactory(), ownOTLPHTTP()) // flowlua serves its http protocol (otlphttp.go)
+	RegisterReceiver(otlpreceiver.NewFactory(), ownOTLP()) // flowlua serves its protocols (otlpreceiver.go)
 
 	RegisterProcessor(batchprocessor.NewFactory())
 	RegisterProcessor(memorylimiterprocessor.NewFactory())

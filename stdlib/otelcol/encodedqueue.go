@@ -27,21 +27,23 @@ func SetEncodedQueue(on bool) { encodedQueueOff.Store(!on) }
 // turned them off when they are created.
 func otlpGRPCExporter(upstream exporter.Factory) exporter.Factory {
 	encoded := encodedotlp.NewFactory(upstream)
-	pick := func() exporter.Factory {
+	pick := func(set exporter.Settings) exporter.Factory {
 		if encodedQueueOff.Load() {
+			set.Logger.Debug("Queueing requests as pdata (--no-otlp.encoded-queue)")
 			return upstream
 		}
+		set.Logger.Debug("Queueing requests encoded")
 		return encoded
 	}
 	opts := []xexporter.FactoryOption{
 		xexporter.WithTraces(func(ctx context.Context, set exporter.Settings, cfg component.Config) (exporter.Traces, error) {
-			return pick().CreateTraces(ctx, set, cfg)
+			return pick(set).CreateTraces(ctx, set, cfg)
 		}, upstream.TracesStability()),
 		xexporter.WithMetrics(func(ctx context.Context, set exporter.Settings, cfg component.Config) (exporter.Metrics, error) {
-			return pick().CreateMetrics(ctx, set, cfg)
+			return pick(set).CreateMetrics(ctx, set, cfg)
 		}, upstream.MetricsStability()),
 		xexporter.WithLogs(func(ctx context.Context, set exporter.Settings, cfg component.Config) (exporter.Logs, error) {
-			return pick().CreateLogs(ctx, set, cfg)
+			return pick(set).CreateLogs(ctx, set, cfg)
 		}, upstream.LogsStability()),
 	}
 	if a, ok := upstream.(deprecatedAlias); ok {

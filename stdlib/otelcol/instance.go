@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -88,9 +87,6 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 	if k.takeOver != nil {
 		if upstreamCfg, part, err = k.takeOver(s, cfg); err != nil {
 			return nil, err
-		}
-		if p, ok := part.(interface{ hostExtensions() []*Extension }); ok {
-			inst.host.extensions = append(slices.Clone(inst.host.extensions), p.hostExtensions()...)
 		}
 	}
 	var firstErr error // an exporter's first signal its config rules out

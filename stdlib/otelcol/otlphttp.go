@@ -15,8 +15,6 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/component/componentstatus"
 	"go.opentelemetry.io/collector/config/confighttp"
-	"go.opentelemetry.io/collector/config/configoptional"
-	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
@@ -34,107 +32,21 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
-// flowlua serves the OTLP/HTTP protocol of otelcol.receiver.otlp itself,
-// so that protobuf bodies are decoded by otlpwire: the upstream
-// receiver's HTTP handler decodes with pdata and cannot be hooked. The
-// upstream receiver is created without its http protocol (it keeps gRPC),
-// and an otlpHTTP serves the same config beside it. Everything but the
-// decoding, its bound on nesting (otlpwire.MaxDepth) and the bytes
-// decoded at once (DecodingBudget, admission.go) is the collector's
-// (v0.158.0, otlpreceiver's otlphttp.go, encoder.go and internal/errors,
-// mirrored here): the server comes from
-// the same confighttp.ServerConfig (TLS, auth, CORS, decompression, body
-// size limit, include_metadata, response headers, its own telemetry), with
-// the same routes, methods, content types, status codes, bodies and
-// obsreport metrics. TestOTLPHTTPSameAsUpstream holds it to that.
+// flowlua serves the OTLP/HTTP protocol of otelcol.receiver.otlp itself
+// (otlpreceiver.go), so that protobuf bodies are decoded by otlpwire: the
+// upstream receiver's HTTP handler decodes with pdata and cannot be
+// hooked. Everything but the decoding, its bound on nesting
+// (otlpwire.MaxDepth) and the bytes decoded at once (DecodingBudget,
+// admission.go) is the collector's (v0.165.0, otlpreceiver's otlphttp.go,
+// encoder.go and internal/errors): the server comes from the same
+// confighttp.ServerConfig (TLS, auth, CORS, decompression, body size
+// limit, include_metadata, response headers, its own telemetry), with the
+// same routes, methods, content types, status codes, bodies and obsreport
+// metrics. TestOTLPHTTPSameAsUpstream holds it to that.
 
-// ownOTLPHTTP makes flowlua serve the receiver's http protocol (see above).
-func ownOTLPHTTP() Option {
-	return func(k *kind) { k.takeOver = takeOverOTLPHTTP }
-}
-
-// takeOverOTLPHTTP splits an otlp receiver config: the upstream receiver
-// is created from a copy without the http protocol, and flowlua serves
-// that protocol; its grpc protocol gets the admission middleware
-// (admission_grpc.go), which the returned part serves to the receiver's
-// host. A config with neither protocol is left whole.
-func takeOverOTLPHTTP(s settings, cfg component.Config) (component.Config, receiverPart, error) {
-	oc, ok := cfg.(*otlpreceiver.Config)
-	if !ok || !oc.Protocols.HTTP.HasValue() && !oc.Protocols.GRPC.HasValue() {
-		return cfg, nil, nil
-	}
-	upstream := *oc
-	part := &otlpParts{}
-	if oc.Protocols.GRPC.HasValue() {
-		maxMsg := int64(oc.Protocols.GRPC.Get().MaxRecvMsgSizeMiB) << 20
-		if maxMsg <= 0 {
-			maxMsg = 4 << 20 // gRPC's default
-		}
-		part.grpc = newGRPCAdmission(DecodingBudget, maxMsg, s.tel.MeterProvider)
-		upstream.Protocols.GRPC = withGRPCAdmission(oc.Protocols.GRPC)
-	}
-	if oc.Protocols.HTTP.HasValue() {
-		upstream.Protocols.HTTP = configoptional.None[otlpreceiver.HTTPConfig]()
-		set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel, BuildInfo: s.build}
-		h, err := newOTLPHTTP(*oc.Protocols.HTTP.Get(), set, currentHTTPDecoding())
-		if err != nil {
-			return nil, nil, fmt.Errorf("serving the http protocol of %s: %w", s.id, err)
-		}
-		part.http = h
-	}
-	return &upstream, part, nil
-}
-
-// otlpParts is what flowlua serves of an otlp receiver: its http protocol
-// (nil when the config has none) and its grpc protocol's admission (nil
-// likewise).
-type otlpParts struct {
-	http *otlpHTTP
-	grpc *grpcAdmission
-}
-
-var _ receiverPart = (*otlpParts)(nil)
-
-func (p *otlpParts) setConsumer(sig dataplane.Signal, next dataplane.Consumer) {
-	if p.http != nil {
-		p.http.setConsumer(sig, next)
-	}
-}
-
-// Start starts the http server.
-func (p *otlpParts) Start(ctx context.Context, host component.Host) error {
-	if p.http == nil {
-		return nil
-	}
-	return p.http.Start(ctx, host)
-}
-
-// Shutdown stops the http server.
-func (p *otlpParts) Shutdown(ctx context.Context) error {
-	if p.http == nil {
-		return nil
-	}
-	return p.http.Shutdown(ctx)
-}
-
-// hostExtensions returns what the receiver's host serves besides the
-// extensions its config referenced: the gRPC admission middleware.
-func (p *otlpParts) hostExtensions() []*Extension {
-	if p.grpc == nil {
-		return nil
-	}
-	e := newExtension(grpcAdmissionID)
-	e.running = p.grpc
-	return []*Extension{e}
-}
-
-// otlpHTTP is the OTLP/HTTP server of one otlp receiver instance: a
-// component.Component started after the upstream receiver (gRPC) and shut
-// down before it, as the collector's receiver orders its two servers.
+// otlpHTTP is the OTLP/HTTP server of one otlp receiver instance.
 type otlpHTTP struct {
 	cfg      otlpreceiver.HTTPConfig
 	tel      component.TelemetrySettings
@@ -142,9 +54,7 @@ type otlpHTTP struct {
 	decoding *httpDecoding
 	admit    *admission // the bytes decoded at once (DecodingBudget)
 
-	traces  consumer.Traces // nil: the route is not served
-	metrics consumer.Metrics
-	logs    consumer.Logs
+	otlpConsumers // nil: the signal's route is not served
 
 	server *http.Server
 	addr   net.Addr
@@ -165,18 +75,6 @@ func newOTLPHTTP(cfg otlpreceiver.HTTPConfig, set receiver.Settings, decoding *h
 	}
 	return &otlpHTTP{cfg: cfg, tel: set.TelemetrySettings, obsrep: obsrep, decoding: decoding,
 		admit: newAdmission(DecodingBudget, set.TelemetrySettings.MeterProvider, "http")}, nil
-}
-
-// setConsumer serves sig, sending its data to next.
-func (h *otlpHTTP) setConsumer(sig dataplane.Signal, next dataplane.Consumer) {
-	switch sig {
-	case dataplane.Traces:
-		h.traces = next
-	case dataplane.Metrics:
-		h.metrics = next
-	case dataplane.Logs:
-		h.logs = next
-	}
 }
 
 // Start builds the server from the config, binds its address and serves

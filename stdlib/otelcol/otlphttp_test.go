@@ -150,12 +150,18 @@ func testSettings(tel *componenttest.Telemetry) (receiver.Settings, *observer.Ob
 	return set, logs
 }
 
-// listeningOn returns the endpoint the server logged it listens on.
+// listeningOn returns the endpoint the HTTP server logged it listens on.
 func listeningOn(t testing.TB, logs *observer.ObservedLogs) string {
 	t.Helper()
-	entries := logs.FilterMessage("Starting HTTP server").All()
+	return loggedEndpoint(t, logs, "Starting HTTP server")
+}
+
+// loggedEndpoint returns the endpoint of the one entry logged with msg.
+func loggedEndpoint(t testing.TB, logs *observer.ObservedLogs, msg string) string {
+	t.Helper()
+	entries := logs.FilterMessage(msg).All()
 	if len(entries) != 1 {
-		t.Fatalf("%d \"Starting HTTP server\" entries", len(entries))
+		t.Fatalf("%d %q entries", len(entries), msg)
 	}
 	return entries[0].ContextMap()["endpoint"].(string)
 }
@@ -166,18 +172,26 @@ func listeningOn(t testing.TB, logs *observer.ObservedLogs) string {
 func startUpstream(t testing.TB, httpCfg map[string]any, next dataplane.Consumer) *side {
 	t.Helper()
 	s := newSide(next)
-	set, logs := testSettings(s.tel)
-	cfg := otlpConfig(t, httpCfg)
+	s.url = "http://" + startUpstreamReceiver(t, otlpConfig(t, httpCfg), s.next, s.tel, "Starting HTTP server")
+	return s
+}
+
+// startUpstreamReceiver runs the collector's otlp receiver of cfg for the
+// three signals, sending to next, and returns the address its server
+// logged with message (startingMsg).
+func startUpstreamReceiver(t testing.TB, cfg *otlpreceiver.Config, next dataplane.Consumer, tel *componenttest.Telemetry, startingMsg string) string {
+	t.Helper()
+	set, logs := testSettings(tel)
 	f := otlpreceiver.NewFactory()
 	ctx := context.Background()
-	tr, err := f.CreateTraces(ctx, set, cfg, s.next)
+	tr, err := f.CreateTraces(ctx, set, cfg, next)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.CreateMetrics(ctx, set, cfg, s.next); err != nil {
+	if _, err := f.CreateMetrics(ctx, set, cfg, next); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.CreateLogs(ctx, set, cfg, s.next); err != nil {
+	if _, err := f.CreateLogs(ctx, set, cfg, next); err != nil {
 		t.Fatal(err)
 	}
 	if err := tr.Start(ctx, componenttest.NewNopHost()); err != nil {
@@ -188,8 +202,7 @@ func startUpstream(t testing.TB, httpCfg map[string]any, next dataplane.Consumer
 			t.Error(err)
 		}
 	})
-	s.url = "http://" + listeningOn(t, logs)
-	return s
+	return loggedEndpoint(t, logs, startingMsg)
 }
 
 // startFlowlua runs flowlua's server of the same config.
@@ -319,7 +332,7 @@ func TestOTLPHTTPSameAsUpstream(t *testing.T) {
 					t.Errorf("%s: consumed %d batches; want data %v", ex.name, len(flData), ex.wantData)
 				}
 			}
-			compareReceiverMetrics(t, up.tel, fl.tel)
+			compareReceiverMetrics(t, up.tel, fl.tel, "http")
 
 			var fastN, pdataN, jsonFastN, jsonN uint64
 			for _, sig := range []string{"traces", "metrics", "logs"} {
@@ -380,7 +393,7 @@ func checkBody(t *testing.T, ex exchange, r response) {
 
 // compareReceiverMetrics compares the otelcol_receiver_* metrics of the
 // two sides, data point by data point.
-func compareReceiverMetrics(t *testing.T, up, fl *componenttest.Telemetry) {
+func compareReceiverMetrics(t *testing.T, up, fl *componenttest.Telemetry, transport string) {
 	t.Helper()
 	points := func(tel *componenttest.Telemetry, name string) map[string]int64 {
 		m, err := tel.GetMetric(name)
@@ -404,8 +417,8 @@ func compareReceiverMetrics(t *testing.T, up, fl *componenttest.Telemetry) {
 			}
 		}
 	}
-	if accepted := points(fl, "otelcol_receiver_accepted_spans"); len(accepted) == 0 || !strings.Contains(fmt.Sprint(accepted), "transport") || !strings.Contains(fmt.Sprint(accepted), "http") {
-		t.Errorf("otelcol_receiver_accepted_spans: %v, want points of transport http", accepted)
+	if accepted := points(fl, "otelcol_receiver_accepted_spans"); len(accepted) == 0 || !strings.Contains(fmt.Sprint(accepted), "transport") || !strings.Contains(fmt.Sprint(accepted), transport) {
+		t.Errorf("otelcol_receiver_accepted_spans: %v, want points of transport %s", accepted, transport)
 	}
 }
 
@@ -535,21 +548,21 @@ func postOTLP(t *testing.T, url string, body []byte) int {
 	return resp.StatusCode
 }
 
-// useHTTPDecoding makes the next OTLP/HTTP servers decode with d, until
-// the test ends.
-func useHTTPDecoding(t *testing.T, d *httpDecoding) {
-	prev := httpDecodingNow.Swap(d)
-	t.Cleanup(func() { httpDecodingNow.Store(prev) })
+// useOTLPDecoding makes the next otlp receivers decode with d, until the
+// test ends.
+func useOTLPDecoding(t *testing.T, d *otlpDecoding) {
+	prev := otlpDecodingNow.Swap(d)
+	t.Cleanup(func() { otlpDecodingNow.Store(prev) })
 }
 
 // TestOTLPReceiverServesHTTP runs otelcol.receiver.otlp with both
-// protocols: flowlua's server answers OTLP/HTTP (its decoder counts the
-// requests, the receiver's metrics say transport http) beside the
-// upstream gRPC server, and updates rebind the same port without a
+// protocols: flowlua's servers answer OTLP/HTTP and OTLP/gRPC (their
+// decoders count the requests, the receiver's metrics say the transport),
+// and updates rebind the same port without a
 // conflict: a new URL path, a new signal, gRPC dropped, then HTTP dropped.
 func TestOTLPReceiverServesHTTP(t *testing.T) {
-	decoding := newHTTPDecoding(true)
-	useHTTPDecoding(t, decoding)
+	decoding := newOTLPDecoding(true)
+	useOTLPDecoding(t, decoding)
 	s := newSink()
 	grpcAddr, httpAddr := freePort(t), freePort(t)
 	args := func(protocols map[string]any, output map[string]any) map[string]any {
@@ -571,8 +584,11 @@ func TestOTLPReceiverServesHTTP(t *testing.T) {
 	}
 	sendSpans(t, grpcAddr, 2)
 	eventually(t, func() bool { return s.traces.SpanCount() == 7 }, "7 spans (have %d)", s.traces.SpanCount())
-	if n := decoding.proto.StatsOf("traces").Fast.Load(); n != 1 {
+	if n := decoding.http.proto.StatsOf("traces").Fast.Load(); n != 1 {
 		t.Errorf("flowlua's decoder decoded %d HTTP requests, want 1", n)
+	}
+	if n := decoding.grpc.StatsOf("traces").Fast.Load(); n == 0 {
+		t.Errorf("flowlua's decoder decoded no gRPC request")
 	}
 	if got := postOTLP(t, base+"/v1/logs", body); got != http.StatusNotFound {
 		t.Errorf("POST /v1/logs without a logs output: %d, want 404 as the collector", got)
@@ -604,7 +620,7 @@ func TestOTLPReceiverServesHTTP(t *testing.T) {
 	}
 	eventually(t, func() bool { return s.traces.SpanCount() == 12 && s.logs.LogRecordCount() > 0 }, "12 spans and the logs")
 
-	// HTTP only: the upstream receiver runs without a protocol.
+	// HTTP only: the gRPC server is gone.
 	httpOnly := map[string]any{"http": map[string]any{"endpoint": httpAddr}}
 	if err := recv.update("otelcol.receiver.otlp", args(httpOnly, map[string]any{"traces": []any{s}})); err != nil {
 		t.Fatalf("update to http only: %v", err)

@@ -6,12 +6,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
-	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 	"go.opentelemetry.io/collector/pdata/pmetric"
-	"go.opentelemetry.io/collector/pdata/pmetric/pmetricotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace"
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
-	"google.golang.org/grpc/encoding"
 )
 
 // The benchmarks decode requests shaped like bench/'s realistic load: 500
@@ -365,50 +361,6 @@ func smallMetrics(n int) []byte {
 		panic(err)
 	}
 	return b
-}
-
-// BenchmarkMarshal encodes an exporter's request of 8192 small items (16
-// oneattr requests merged, as the batch processor merges them) with
-// pdata's codec and with this package's, which skips the sizing walk once
-// it has a guess: go test -run '^$' -bench Marshal ./stdlib/otelcol/otlpwire/
-func BenchmarkMarshal(b *testing.B) {
-	ld, md, td := plog.NewLogs(), pmetric.NewMetrics(), ptrace.NewTraces()
-	for range 16 {
-		l, _ := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(oneAttrLogs(512))
-		l.ResourceLogs().MoveAndAppendTo(ld.ResourceLogs())
-		m, _ := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(oneAttrMetrics(512))
-		m.ResourceMetrics().MoveAndAppendTo(md.ResourceMetrics())
-		t, _ := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(oneAttrTraces(512))
-		t.ResourceSpans().MoveAndAppendTo(td.ResourceSpans())
-	}
-	codec, err := NewGRPCCodec(encoding.GetCodecV2("proto"), true)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct {
-		signal string
-		msg    any
-	}{
-		{"traces", messageOf(ptraceotlp.NewExportRequestFromTraces(td))},
-		{"metrics", messageOf(pmetricotlp.NewExportRequestFromMetrics(md))},
-		{"logs", messageOf(plogotlp.NewExportRequestFromLogs(ld))},
-	} {
-		for _, enc := range []struct {
-			name  string
-			codec encoding.CodecV2
-		}{{"pdata", encoding.GetCodecV2("proto")}, {"guessed", codec}} {
-			b.Run(c.signal+"/"+enc.name, func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					out, err := enc.codec.Marshal(c.msg)
-					if err != nil {
-						b.Fatal(err)
-					}
-					out.Free()
-				}
-			})
-		}
-	}
 }
 
 // BenchmarkDecodeJSON decodes 500-item OTLP/JSON requests (pdata's JSON

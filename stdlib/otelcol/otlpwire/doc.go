@@ -1,8 +1,8 @@
 // Package otlpwire reads and writes OTLP export requests (traces,
 // metrics, logs) in their protobuf wire format: it decodes them into
 // pdata, as pdata's own decoder does, with about half its CPU and
-// allocations, rewrites OTLP/JSON as protobuf, checks a request's nesting
-// before any decoder sees it, and encodes pdata into reused buffers.
+// allocations, rewrites OTLP/JSON as protobuf, and checks a request's nesting
+// before any decoder sees it.
 //
 // pdata's generated decoder grows every repeated field one element at a
 // time and copies every string out of the request. This decoder walks each
@@ -26,12 +26,9 @@
 // what pdata builds; fuzzing checks that whatever it accepts, pdata
 // accepts and decodes the same.
 //
-// NewGRPCCodec makes a gRPC "proto" codec around the one pdata registers;
-// installed (by flowlua's run command, since gRPC's codecs are
-// process-wide), the collector's OTLP receivers hosted by flowlua use it
-// for gRPC requests. Its StatsOf counts, per signal, what it decoded and
-// what it left to pdata. An Unmarshaler does the same for whole protobuf
-// bodies: flowlua's OTLP/HTTP handler (stdlib/otelcol) decodes with it.
+// An Unmarshaler decodes whole protobuf requests: flowlua's OTLP servers
+// (stdlib/otelcol, gRPC and HTTP) decode with it. Its StatsOf counts, per
+// signal, what it decoded and what it left to pdata.
 //
 // A JSONUnmarshaler decodes OTLP/JSON bodies: json.go rewrites the JSON
 // as the protobuf encoding of the same request, in one pass over it and

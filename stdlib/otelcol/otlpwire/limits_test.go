@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
-	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -134,45 +131,6 @@ func TestDepthLimit(t *testing.T) {
 	}
 }
 
-// TestCodecDepthLimit checks the gRPC codec: a request too deep is
-// refused without reaching the codec it wraps, fast path on or off.
-func TestCodecDepthLimit(t *testing.T) {
-	for _, fast := range []bool{true, false} {
-		c, err := NewGRPCCodec(failingCodec{t}, fast)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, declined := range []bool{false, true} {
-			in := deepRequest(0, nested(MaxDepth+1, true), declined)
-			req := ptraceotlp.NewExportRequest()
-			v := reflectOrig(req)
-			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(in)}, v); !errors.Is(err, ErrTooDeep) {
-				t.Errorf("fast=%v declined=%v: %v, want ErrTooDeep", fast, declined, err)
-			}
-		}
-		edge, _ := pdataEdge(t, 0, true)
-		in := deepRequest(0, nested(edge, true), false)
-		if fast {
-			if err := c.Unmarshal(mem.BufferSlice{mem.SliceBuffer(in)}, reflectOrig(ptraceotlp.NewExportRequest())); err != nil {
-				t.Errorf("depth %d: %v", edge, err)
-			}
-		}
-	}
-}
-
-// failingCodec is a codec the request must not reach.
-type failingCodec struct{ t *testing.T }
-
-func (failingCodec) Name() string { return "proto" }
-func (f failingCodec) Marshal(any) (mem.BufferSlice, error) {
-	f.t.Error("marshalled by the wrapped codec")
-	return nil, errors.New("no")
-}
-func (f failingCodec) Unmarshal(mem.BufferSlice, any) error {
-	f.t.Error("the request reached the wrapped codec")
-	return errors.New("no")
-}
-
 // nestedJSON returns the OTLP/JSON of an AnyValue depth levels deep.
 func nestedJSON(depth int, kvlist bool) string {
 	v := `{"stringValue":"x"}`
@@ -277,14 +235,4 @@ func TestJSONNestingBound(t *testing.T) {
 			t.Errorf("kvlist=%v: %v", kvlist, err)
 		}
 	}
-}
-
-// reflectOrig returns the message a pdata export request wraps, as gRPC
-// hands it to a codec.
-func reflectOrig(req ptraceotlp.ExportRequest) any {
-	t, err := origType(req)
-	if err != nil {
-		panic(err)
-	}
-	return reflect.NewAt(t.Elem(), reflect.ValueOf(req).Field(0).UnsafePointer()).Interface()
 }
