@@ -40,6 +40,7 @@ test: fmt
 	$(GO) vet -pgo=off -tags grpcnotrace,flowlua_lean ./stdlib/otelcol/ ./cmd/flowlua/
 	$(GO) vet -pgo=off -tags grpcnotrace,flowlua_minimal ./stdlib/otelcol/ ./cmd/flowlua/ ./services/cluster/
 	cd third_party/gopher-lua && $(GO) test -race -count=1 ./...
+	cd pluginsdk && $(GO) test -race -vet=all -count=1 ./...
 
 # gofmt over every tracked Go file.
 fmt:

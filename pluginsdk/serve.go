@@ -1,0 +1,77 @@
+// Package pluginsdk turns a list of the collector's component factories
+// into a flowlua native plugin: an executable that flowlua starts and that
+// serves those components over a local socket (github.com/hashicorp/go-plugin,
+// gRPC over a Unix socket). A plugin's main is a few lines:
+//
+//	func main() {
+//		pluginsdk.Serve(pluginsdk.Plugin{
+//			Name:       "example",
+//			Version:    "1.0.0",
+//			Processors: []processor.Factory{spanprocessor.NewFactory()},
+//		})
+//	}
+//
+// Each factory is served as otelcol.<class>.<type>, the name flowlua gives
+// the same component built in, so scripts and converted collector configs
+// use it unchanged.
+package pluginsdk
+
+import (
+	"context"
+	"os"
+
+	"github.com/hashicorp/go-plugin"
+	"go.opentelemetry.io/collector/exporter"
+	"go.opentelemetry.io/collector/processor"
+	"go.opentelemetry.io/collector/receiver"
+	"google.golang.org/grpc"
+
+	"github.com/flowlua/flowlua/pluginsdk/wire"
+)
+
+// Plugin is what a plugin serves.
+type Plugin struct {
+	// Name names the plugin in flowlua's listings and logs.
+	Name string
+	// Version is the plugin's own version, which a script's declaration
+	// may pin.
+	Version string
+	// Release is the collector release its components are from, for
+	// listings.
+	Release    string
+	Receivers  []receiver.Factory
+	Processors []processor.Factory
+	Exporters  []exporter.Factory
+}
+
+// Serve serves p to the flowlua process that started this executable, and
+// returns when flowlua stops it. Run by hand, it says what it is and exits
+// with status 1.
+func Serve(p Plugin) {
+	srv := newServer(p)
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: wire.Handshake,
+		Plugins:         plugin.PluginSet{wire.PluginName: &grpcPlugin{srv: srv}},
+		GRPCServer:      plugin.DefaultGRPCServer,
+	})
+	srv.stopAll(context.Background())
+	os.Exit(0)
+}
+
+// grpcPlugin is the go-plugin side of the plugin's service.
+type grpcPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	srv *server
+}
+
+// GRPCServer registers the plugin's service.
+func (g *grpcPlugin) GRPCServer(broker *plugin.GRPCBroker, s *grpc.Server) error {
+	g.srv.broker = broker
+	s.RegisterService(g.srv.serviceDesc(), g.srv)
+	return nil
+}
+
+// GRPCClient is the host's side, as wire.HostPlugin makes it.
+func (g *grpcPlugin) GRPCClient(ctx context.Context, b *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return wire.HostPlugin{}.GRPCClient(ctx, b, c)
+}

@@ -1,0 +1,269 @@
+package pluginsdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/go-plugin"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/consumer"
+	"go.opentelemetry.io/collector/pdata/plog"
+	"go.opentelemetry.io/collector/pdata/pmetric"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/flowlua/flowlua/pluginsdk/wire"
+)
+
+// server serves the plugin's components to one host.
+type server struct {
+	p      Plugin
+	kinds  map[string]*kind
+	broker *plugin.GRPCBroker
+
+	mu        sync.Mutex
+	instances map[string]*instance
+	hosts     map[uint32]*grpc.ClientConn
+}
+
+func newServer(p Plugin) *server {
+	s := &server{p: p, kinds: map[string]*kind{}, instances: map[string]*instance{}, hosts: map[uint32]*grpc.ClientConn{}}
+	for _, f := range p.Receivers {
+		k := receiverKind(f)
+		s.kinds[k.name] = k
+	}
+	for _, f := range p.Processors {
+		k := processorKind(f)
+		s.kinds[k.name] = k
+	}
+	for _, f := range p.Exporters {
+		k := exporterKind(f)
+		s.kinds[k.name] = k
+	}
+	return s
+}
+
+// serviceDesc is the plugin's gRPC service, with JSON control messages and
+// OTLP batches in wire.Frames.
+func (s *server) serviceDesc() *grpc.ServiceDesc {
+	unary := func(name string, h func(ctx context.Context, in []byte) ([]byte, error)) grpc.MethodDesc {
+		return grpc.MethodDesc{MethodName: name, Handler: func(_ any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+			in := new(wire.Frame)
+			if err := dec(in); err != nil {
+				return nil, err
+			}
+			out, err := h(ctx, in.Value)
+			if err != nil {
+				return nil, err
+			}
+			return &wire.Frame{Value: out}, nil
+		}}
+	}
+	return &grpc.ServiceDesc{
+		ServiceName: wire.PluginService,
+		HandlerType: (*any)(nil),
+		Methods: []grpc.MethodDesc{
+			unary(wire.MethodDescribe, s.describe),
+			unary(wire.MethodCheck, jsonCall(s.check)),
+			unary(wire.MethodStart, jsonCall(s.start)),
+			unary(wire.MethodUpdate, jsonCall(s.update)),
+			unary(wire.MethodStop, jsonCall(s.stop)),
+			unary(wire.MethodConsume, s.consume),
+		},
+	}
+}
+
+// jsonCall adapts a handler of JSON messages.
+func jsonCall[Req, Resp any](h func(context.Context, Req) Resp) func(context.Context, []byte) ([]byte, error) {
+	return func(ctx context.Context, in []byte) ([]byte, error) {
+		var req Req
+		if err := json.Unmarshal(in, &req); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "decoding the request: %v", err)
+		}
+		return json.Marshal(h(ctx, req))
+	}
+}
+
+func (s *server) describe(context.Context, []byte) ([]byte, error) {
+	d := wire.Description{Plugin: s.p.Name, Version: s.p.Version, Release: s.p.Release}
+	for _, k := range s.kinds {
+		d.Components = append(d.Components, k.describe())
+	}
+	sort.Slice(d.Components, func(i, j int) bool { return d.Components[i].Name < d.Components[j].Name })
+	return json.Marshal(d)
+}
+
+func (s *server) check(_ context.Context, req wire.CheckRequest) wire.CheckResponse {
+	k, ok := s.kinds[req.Name]
+	if !ok {
+		return wire.CheckResponse{Errors: []wire.FieldError{{Message: fmt.Sprintf("this plugin does not serve %s", req.Name)}}}
+	}
+	_, errs := k.decode(req.Values)
+	return wire.CheckResponse{Errors: errs}
+}
+
+func (s *server) start(ctx context.Context, req wire.StartRequest) wire.Result {
+	k, ok := s.kinds[req.Name]
+	if !ok {
+		return failed("this plugin does not serve %s", req.Name)
+	}
+	cfg, errs := k.decode(req.Values)
+	if len(errs) > 0 {
+		return wire.Result{Errors: errs}
+	}
+	conn, err := s.host(req.HostBroker)
+	if err != nil {
+		return failed("connecting to flowlua: %v", err)
+	}
+	s.mu.Lock()
+	old := s.instances[req.Instance]
+	delete(s.instances, req.Instance)
+	s.mu.Unlock()
+	if old != nil {
+		_ = old.shutdown(ctx)
+	}
+	inst, err := k.create(context.Background(), req.Instance, cfg, req.Outputs, &hostConsumer{conn: conn, instance: req.Instance, brokerID: req.HostBroker})
+	if err != nil {
+		return failed("%v", err)
+	}
+	s.mu.Lock()
+	s.instances[req.Instance] = inst
+	s.mu.Unlock()
+	return wire.Result{}
+}
+
+func (s *server) update(ctx context.Context, req wire.UpdateRequest) wire.Result {
+	s.mu.Lock()
+	inst := s.instances[req.Instance]
+	s.mu.Unlock()
+	if inst == nil {
+		return failed("no instance %s", req.Instance)
+	}
+	return s.start(ctx, wire.StartRequest{Instance: req.Instance, Name: inst.kind.name, Values: req.Values, Outputs: req.Outputs, HostBroker: inst.broker})
+}
+
+func (s *server) stop(ctx context.Context, req wire.StopRequest) wire.Result {
+	s.mu.Lock()
+	inst := s.instances[req.Instance]
+	delete(s.instances, req.Instance)
+	s.mu.Unlock()
+	if inst == nil {
+		return wire.Result{}
+	}
+	if err := inst.shutdown(ctx); err != nil {
+		return failed("%v", err)
+	}
+	return wire.Result{}
+}
+
+// stopAll shuts every instance down when the host goes away.
+func (s *server) stopAll(ctx context.Context) {
+	s.mu.Lock()
+	insts := s.instances
+	s.instances = map[string]*instance{}
+	s.mu.Unlock()
+	for _, inst := range insts {
+		_ = inst.shutdown(ctx)
+	}
+}
+
+// consume hands a batch to an instance's consumer and returns when it
+// has returned.
+func (s *server) consume(ctx context.Context, in []byte) ([]byte, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	id, sig := first(md, wire.MetaInstance), first(md, wire.MetaSignal)
+	s.mu.Lock()
+	inst := s.instances[id]
+	s.mu.Unlock()
+	if inst == nil {
+		return nil, status.Errorf(codes.Unavailable, "no instance %q is running in this plugin", id)
+	}
+	if err := inst.consume(ctx, sig, in); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+// host returns the connection to the host's callback service.
+func (s *server) host(id uint32) (*grpc.ClientConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.hosts[id]; ok {
+		return c, nil
+	}
+	c, err := s.broker.Dial(id)
+	if err != nil {
+		return nil, err
+	}
+	s.hosts[id] = c
+	return c, nil
+}
+
+func first(md metadata.MD, key string) string {
+	if v := md.Get(key); len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+func failed(format string, args ...any) wire.Result {
+	return wire.Result{Errors: []wire.FieldError{{Message: fmt.Sprintf(format, args...)}}}
+}
+
+// hostConsumer sends an instance's output to the host, one call a batch;
+// a call returns when the host's consumers have.
+type hostConsumer struct {
+	conn     *grpc.ClientConn
+	instance string
+	brokerID uint32
+}
+
+func (h *hostConsumer) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
+
+func (h *hostConsumer) send(ctx context.Context, signal string, b []byte) error {
+	ctx = metadata.AppendToOutgoingContext(ctx, wire.MetaInstance, h.instance, wire.MetaSignal, signal)
+	err := h.conn.Invoke(ctx, "/"+wire.HostService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, new(wire.Frame))
+	if err != nil {
+		if st, ok := status.FromError(err); ok {
+			return errors.New(st.Message())
+		}
+	}
+	return err
+}
+
+func (h *hostConsumer) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
+	b, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		return err
+	}
+	return h.send(ctx, "traces", b)
+}
+
+func (h *hostConsumer) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
+	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
+	if err != nil {
+		return err
+	}
+	return h.send(ctx, "metrics", b)
+}
+
+func (h *hostConsumer) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
+	b, err := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
+	if err != nil {
+		return err
+	}
+	return h.send(ctx, "logs", b)
+}
+
+// emptyHost is the component.Host of a plugin's components: extensions
+// stay in the host process, so a plugin's components see none.
+type emptyHost struct{}
+
+func (emptyHost) GetExtensions() map[component.ID]component.Component { return nil }
