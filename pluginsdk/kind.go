@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -43,7 +42,7 @@ type kind struct {
 	factory component.Factory
 	stab    stabilities
 	// create makes the component of one signal.
-	create1 func(ctx context.Context, set settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error)
+	createSignal func(ctx context.Context, set settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error)
 }
 
 // settings are what every factory's Settings hold.
@@ -54,7 +53,7 @@ type settings struct {
 
 func receiverKind(f receiver.Factory) *kind {
 	return &kind{name: "otelcol.receiver." + f.Type().String(), class: "receiver", factory: f, stab: f,
-		create1: func(ctx context.Context, s settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error) {
+		createSignal: func(ctx context.Context, s settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error) {
 			set := receiver.Settings{ID: s.id, TelemetrySettings: s.tel}
 			switch signal {
 			case "traces":
@@ -69,7 +68,7 @@ func receiverKind(f receiver.Factory) *kind {
 
 func processorKind(f processor.Factory) *kind {
 	return &kind{name: "otelcol.processor." + f.Type().String(), class: "processor", factory: f, stab: f,
-		create1: func(ctx context.Context, s settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error) {
+		createSignal: func(ctx context.Context, s settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error) {
 			set := processor.Settings{ID: s.id, TelemetrySettings: s.tel}
 			switch signal {
 			case "traces":
@@ -84,7 +83,7 @@ func processorKind(f processor.Factory) *kind {
 
 func exporterKind(f exporter.Factory) *kind {
 	return &kind{name: "otelcol.exporter." + f.Type().String(), class: "exporter", factory: f, stab: f,
-		create1: func(ctx context.Context, s settings, cfg component.Config, signal string, _ *hostConsumer) (component.Component, error) {
+		createSignal: func(ctx context.Context, s settings, cfg component.Config, signal string, _ *hostConsumer) (component.Component, error) {
 			set := exporter.Settings{ID: s.id, TelemetrySettings: s.tel}
 			switch signal {
 			case "traces":
@@ -97,10 +96,16 @@ func exporterKind(f exporter.Factory) *kind {
 		}}
 }
 
+// levels returns the factory's stability of each signal, in the order of
+// signalNames.
+func (k *kind) levels() [3]component.StabilityLevel {
+	return [3]component.StabilityLevel{k.stab.TracesStability(), k.stab.MetricsStability(), k.stab.LogsStability()}
+}
+
 // supports returns the signals the factory has.
 func (k *kind) supports() []string {
 	var out []string
-	for i, st := range []component.StabilityLevel{k.stab.TracesStability(), k.stab.MetricsStability(), k.stab.LogsStability()} {
+	for i, st := range k.levels() {
 		if st != component.StabilityLevelUndefined {
 			out = append(out, signalNames[i])
 		}
@@ -110,7 +115,7 @@ func (k *kind) supports() []string {
 
 func (k *kind) describe() wire.Component {
 	c := wire.Component{Name: k.name, Class: k.class, Signals: k.supports()}
-	for _, st := range []component.StabilityLevel{k.stab.TracesStability(), k.stab.MetricsStability(), k.stab.LogsStability()} {
+	for _, st := range k.levels() {
 		if st != component.StabilityLevelUndefined {
 			c.Stability = strings.ToLower(st.String())
 			break
@@ -175,12 +180,11 @@ func (k *kind) decode(values map[string]any) (component.Config, []wire.FieldErro
 // create builds and starts an instance for the signals it takes: a
 // receiver or processor for those it has consumers for on the host, an
 // exporter for all it supports.
-func (k *kind) create(ctx context.Context, id string, cfg component.Config, outputs []string, next *hostConsumer) (*instance, error) {
-	logger, _ := zap.NewProduction(zap.ErrorOutput(zap.CombineWriteSyncers(os.Stderr)))
+func (k *kind) create(ctx context.Context, logger *zap.Logger, broker uint32, cfg component.Config, outputs []string, next *hostConsumer) (*instance, error) {
 	set := settings{
 		id: component.NewID(k.factory.Type()),
 		tel: component.TelemetrySettings{
-			Logger:         logger.With(zap.String("component_id", id)),
+			Logger:         logger.With(zap.String("component_id", next.instance)),
 			TracerProvider: tracenoop.NewTracerProvider(),
 			MeterProvider:  metricnoop.NewMeterProvider(),
 		},
@@ -189,12 +193,12 @@ func (k *kind) create(ctx context.Context, id string, cfg component.Config, outp
 	for _, s := range outputs {
 		want[s] = true
 	}
-	inst := &instance{kind: k, broker: next.brokerID}
+	inst := &instance{kind: k, broker: broker}
 	for _, sig := range k.supports() {
 		if k.class != "exporter" && !want[sig] {
 			continue
 		}
-		c, err := k.create1(ctx, set, cfg, sig, next)
+		c, err := k.createSignal(ctx, set, cfg, sig, next)
 		if err != nil {
 			_ = inst.shutdown(ctx)
 			return nil, fmt.Errorf("creating the %s %s: %w", sig, k.class, err)

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -27,6 +28,8 @@ type server struct {
 	p      Plugin
 	kinds  map[string]*kind
 	broker *plugin.GRPCBroker
+	// logger writes the components' logs to stderr, which flowlua logs.
+	logger *zap.Logger
 
 	mu        sync.Mutex
 	instances map[string]*instance
@@ -34,7 +37,11 @@ type server struct {
 }
 
 func newServer(p Plugin) *server {
-	s := &server{p: p, kinds: map[string]*kind{}, instances: map[string]*instance{}, hosts: map[uint32]*grpc.ClientConn{}}
+	logger, err := zap.NewProduction()
+	if err != nil {
+		logger = zap.NewNop()
+	}
+	s := &server{p: p, kinds: map[string]*kind{}, logger: logger, instances: map[string]*instance{}, hosts: map[uint32]*grpc.ClientConn{}}
 	for _, f := range p.Receivers {
 		k := receiverKind(f)
 		s.kinds[k.name] = k
@@ -129,7 +136,7 @@ func (s *server) start(ctx context.Context, req wire.StartRequest) wire.Result {
 	if old != nil {
 		_ = old.shutdown(ctx)
 	}
-	inst, err := k.create(context.Background(), req.Instance, cfg, req.Outputs, &hostConsumer{conn: conn, instance: req.Instance, brokerID: req.HostBroker})
+	inst, err := k.create(context.Background(), s.logger, req.HostBroker, cfg, req.Outputs, &hostConsumer{conn: conn, instance: req.Instance})
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -222,7 +229,6 @@ func failed(format string, args ...any) wire.Result {
 type hostConsumer struct {
 	conn     *grpc.ClientConn
 	instance string
-	brokerID uint32
 }
 
 func (h *hostConsumer) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
