@@ -21,7 +21,10 @@ go 1.26.9
 // this core (stdlib/otelcol/absent.go, notAtRelease).
 require (
 	github.com/alecthomas/kong v1.17.0
+	github.com/flowlua/flowlua/pluginsdk v0.0.0
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/hashicorp/go-hclog v1.6.3
+	github.com/hashicorp/go-plugin v1.8.0
 	github.com/go-viper/mapstructure/v2 v2.5.0
 	github.com/golang/snappy v1.0.0
 	github.com/open-telemetry/opentelemetry-collector-contrib/connector/countconnector v0.165.0
@@ -220,6 +223,7 @@ require (
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/golang/groupcache v0.0.0-20241129210726-2c02b8208cf8 // indirect
+	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/google/btree v1.1.3 // indirect
 	github.com/google/gnostic-models v0.7.1 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
@@ -238,7 +242,6 @@ require (
 	github.com/hashicorp/cronexpr v1.1.3 // indirect
 	github.com/hashicorp/errwrap v1.1.0 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/hashicorp/go-hclog v1.6.3 // indirect
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
 	github.com/hashicorp/go-metrics v0.7.0 // indirect
 	github.com/hashicorp/go-msgpack/v2 v2.1.5 // indirect
@@ -254,6 +257,7 @@ require (
 	// serf v0.10.x imports go-metrics/compat, which the go-metrics that
 	// memberlist v0.7.0 requires no longer has.
 	github.com/hashicorp/serf v0.11.0 // indirect
+	github.com/hashicorp/yamux v0.1.2 // indirect
 	github.com/hetznercloud/hcloud-go/v2 v2.49.0 // indirect
 	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/ionos-cloud/sdk-go/v6 v6.3.11 // indirect
@@ -297,6 +301,7 @@ require (
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/mwitkow/go-conntrack v0.0.0-20190716064945-2f068394615f // indirect
+	github.com/oklog/run v1.2.0 // indirect
 	github.com/oklog/ulid/v2 v2.1.2 // indirect
 	github.com/open-telemetry/opentelemetry-collector-contrib/extension/encoding v0.165.0 // indirect
 	github.com/open-telemetry/opentelemetry-collector-contrib/extension/internal/basicauth v0.165.0 // indirect
@@ -463,3 +468,8 @@ require (
 // (third_party/gopher-lua/FLOWLUA.md) are its own; make test runs the
 // fork's Go tests and the Lua suites it ships.
 replace github.com/yuin/gopher-lua => ./third_party/gopher-lua
+
+// Not a fork: the native plugins' SDK is a module of this repository
+// (pluginsdk/), so that plugins link it without the core. The host
+// builds against the copy beside it.
+replace github.com/flowlua/flowlua/pluginsdk => ./pluginsdk

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/consumer"
+	"go.opentelemetry.io/collector/consumer/consumererror"
 	"go.opentelemetry.io/collector/exporter"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
@@ -265,10 +266,16 @@ func (i *instance) consume(ctx context.Context, signal string, b []byte) error {
 	default:
 		return status.Errorf(codes.InvalidArgument, "unknown signal %q", signal)
 	}
-	if err != nil {
-		return status.Error(codes.Unavailable, err.Error())
+	switch {
+	case err == nil:
+		return nil
+	case consumererror.IsPermanent(err):
+		return status.Error(codes.InvalidArgument, err.Error())
+	default:
+		// Aborted, not Unavailable: the host sends a batch again only
+		// when the process died with it, not when a consumer refused it.
+		return status.Error(codes.Aborted, err.Error())
 	}
-	return nil
 }
 
 func (i *instance) shutdown(ctx context.Context) error {

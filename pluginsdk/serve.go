@@ -18,6 +18,7 @@ package pluginsdk
 
 import (
 	"context"
+	"math"
 	"os"
 
 	"github.com/hashicorp/go-plugin"
@@ -52,7 +53,10 @@ func Serve(p Plugin) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: wire.Handshake,
 		Plugins:         plugin.PluginSet{wire.PluginName: &grpcPlugin{srv: srv}},
-		GRPCServer:      plugin.DefaultGRPCServer,
+		// Batches are as large as the host's: no 4 MiB cap on receiving.
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32))...)
+		},
 	})
 	srv.stopAll(context.Background())
 	os.Exit(0)

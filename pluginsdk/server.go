@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/consumer"
+	"go.opentelemetry.io/collector/consumer/consumererror"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -236,12 +237,18 @@ func (h *hostConsumer) Capabilities() consumer.Capabilities { return consumer.Ca
 func (h *hostConsumer) send(ctx context.Context, signal string, b []byte) error {
 	ctx = metadata.AppendToOutgoingContext(ctx, wire.MetaInstance, h.instance, wire.MetaSignal, signal)
 	err := h.conn.Invoke(ctx, "/"+wire.HostService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, new(wire.Frame))
-	if err != nil {
-		if st, ok := status.FromError(err); ok {
-			return errors.New(st.Message())
-		}
+	if err == nil {
+		return nil
 	}
-	return err
+	st, ok := status.FromError(err)
+	switch {
+	case !ok:
+		return err
+	case st.Code() == codes.InvalidArgument:
+		return consumererror.NewPermanent(errors.New(st.Message()))
+	default:
+		return errors.New(st.Message())
+	}
 }
 
 func (h *hostConsumer) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
