@@ -68,7 +68,7 @@ type tag struct {
 }
 
 func (t *tag) Start(context.Context, component.Host) error { return nil }
-func (t *tag) Shutdown(context.Context) error             { return nil }
+func (t *tag) Shutdown(context.Context) error              { return nil }
 func (t *tag) Capabilities() consumer.Capabilities {
 	return consumer.Capabilities{MutatesData: true}
 }
