@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -168,7 +169,7 @@ func isZero(v any) bool {
 func (k *kind) decode(values map[string]any) (component.Config, []wire.FieldError) {
 	cfg := k.factory.CreateDefaultConfig()
 	if err := confmap.NewFromStringMap(values).Unmarshal(cfg); err != nil {
-		return nil, []wire.FieldError{{Message: err.Error()}}
+		return nil, unmarshalErrors(err, strings.TrimPrefix(fmt.Sprintf("%T", cfg), "*"))
 	}
 	if v, ok := cfg.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -289,4 +290,39 @@ func (i *instance) shutdown(ctx context.Context) error {
 		errs = append(errs, c.Shutdown(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// invalidKeys is how confmap (mapstructure) reports unknown keys: the
+// table's path, or the config's type name at the top.
+var invalidKeys = regexp.MustCompile(`'([^']*)' has invalid keys: (.+)$`)
+
+// unmarshalErrors turns confmap's unknown-key errors into one field error
+// per key; other errors are kept whole.
+func unmarshalErrors(err error, typeName string) []wire.FieldError {
+	var out []wire.FieldError
+	rest := []string{}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		m := invalidKeys.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "decoding failed due to") {
+				rest = append(rest, strings.TrimPrefix(l, "* "))
+			}
+			continue
+		}
+		path := m[1]
+		if path == typeName {
+			path = ""
+		}
+		for _, key := range strings.Split(m[2], ", ") {
+			out = append(out, wire.FieldError{Path: path, Key: key, Message: fmt.Sprintf("unknown field %q", key)})
+		}
+	}
+	if len(rest) > 0 || len(out) == 0 {
+		msg := strings.Join(rest, "; ")
+		if msg == "" {
+			msg = err.Error()
+		}
+		out = append(out, wire.FieldError{Message: msg})
+	}
+	return out
 }

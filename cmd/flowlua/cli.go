@@ -4,8 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 
 	"github.com/alecthomas/kong"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/flowlua/flowlua/stdlib/native"
 
 	_ "github.com/flowlua/flowlua/services/all" // the built-in services
 	_ "github.com/flowlua/flowlua/stdlib/all"   // the built-in components
@@ -33,6 +39,32 @@ type cli struct {
 // env is what every command writes to.
 type env struct {
 	stdout, stderr io.Writer
+	// natives holds the native plugins the command opened; Main stops
+	// them when the command returns.
+	natives *native.Manager
+}
+
+// nativePlugins returns the command's manager of native plugins, made on
+// first use with logger and registerer (nil: none) and the plugins/
+// directory beside flowlua's executable.
+func (e *env) nativePlugins(logger *slog.Logger, reg prometheus.Registerer) *native.Manager {
+	if e.natives == nil {
+		e.natives = native.NewManager(native.Options{Logger: logger, Registerer: reg})
+	}
+	return e.natives
+}
+
+// besideExecutable is the plugins/ directory beside flowlua's executable,
+// where `make build` puts the first-party plugins.
+func besideExecutable() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return []string{filepath.Join(filepath.Dir(exe), "plugins")}
 }
 
 // exitError carries an exit code out of a command.
@@ -82,7 +114,11 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "flowlua: %v (see flowlua --help)\n", err)
 		return exitUsage
 	}
-	err = kctx.Run(&env{stdout: stdout, stderr: stderr})
+	e := &env{stdout: stdout, stderr: stderr}
+	err = kctx.Run(e)
+	if e.natives != nil {
+		e.natives.Close()
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -24,7 +24,15 @@ func (c *componentsCmd) Run(e *env) error {
 	// Plugins in plugins/ and --plugins.path are listed under their own
 	// names; a broken one is left out (flowlua check reports it).
 	reg := component.DefaultRegistry.Clone()
-	regs, _ := plugin.Scan(append([]string{"plugins"}, c.PluginsPath...))
+	// Native plugins there and beside the executable too, with their
+	// source and version; a broken one is left out as well.
+	dirs := append([]string{"plugins"}, c.PluginsPath...)
+	for _, dir := range append(append([]string(nil), dirs...), besideExecutable()...) {
+		if r, _, err := plugin.FindNative([]string{dir}, reg, e.nativePlugins(nil, nil).Loader()); err == nil {
+			reg = r
+		}
+	}
+	regs, _ := plugin.Scan(dirs)
 	for _, r := range regs {
 		if _, taken := reg.Get(r.Name); !taken {
 			_ = reg.Add(r)

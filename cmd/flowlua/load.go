@@ -22,7 +22,7 @@ type pluginFlags struct {
 // checkScript loads and checks the script at path against the built-in
 // components and services and the plugins it declares, returning its
 // graph or every problem found.
-func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
+func checkScript(e *env, path string, pluginsPath []string) (*engine.Graph, error) {
 	svcs, err := services.NewAll(services.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
@@ -31,7 +31,8 @@ func checkScript(path string, pluginsPath []string) (*engine.Graph, error) {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources(),
+		Native: e.nativePlugins(nil, nil).Loader(), NativeDirs: besideExecutable()})
 	if s == nil || reg == nil {
 		return nil, err
 	}

@@ -152,7 +152,8 @@ func (r *runCmd) Run(e *env) error {
 		defs[i] = s.Definition()
 	}
 	reg := component.DefaultRegistry
-	loadOpts := scriptload.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources()}
+	loadOpts := scriptload.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources(),
+		Native: e.nativePlugins(logger, metrics).Loader(), NativeDirs: besideExecutable()}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:       logger,
 		Registry:     reg,

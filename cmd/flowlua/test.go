@@ -95,7 +95,7 @@ func (c *testCmd) Run(e *env) error {
 		}
 		p := pipelines[tf.Pipeline]
 		if p == nil {
-			p = loadForTest(tf.Pipeline, c.PluginsPath)
+			p = loadForTest(e, tf.Pipeline, c.PluginsPath)
 			pipelines[tf.Pipeline] = p
 		}
 		for _, tc := range tf.Cases {
@@ -233,7 +233,7 @@ type loadedPipeline struct {
 
 // loadForTest loads and checks the pipeline at path: a pipeline that
 // does not pass flowlua check fails every case.
-func loadForTest(path string, pluginsPath []string) *loadedPipeline {
+func loadForTest(e *env, path string, pluginsPath []string) *loadedPipeline {
 	svcs, err := testServices()
 	if err != nil {
 		return &loadedPipeline{err: err}
@@ -242,7 +242,8 @@ func loadForTest(path string, pluginsPath []string) *loadedPipeline {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources()})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources(),
+		Native: e.nativePlugins(nil, nil).Loader(), NativeDirs: besideExecutable()})
 	if s == nil || reg == nil || err != nil {
 		if err == nil {
 			err = errors.New("the pipeline did not load")

@@ -21,6 +21,9 @@ type Options struct {
 	// after the script's directory (the --plugins.path flag), before the
 	// default plugins/ next to the script.
 	SearchPaths []string
+	// Native opens native plugins; nil: a declaration must name a Lua
+	// plugin directory.
+	Native Native
 }
 
 // declaration is the argument table of `plugin "acme" { ... }`.
@@ -28,6 +31,7 @@ type declaration struct {
 	Path    string   `lua:"path" doc:"the plugin directory (default: the namespace), relative to the script's directory or a plugins path"`
 	Version string   `lua:"version" doc:"the version the plugin must have"`
 	Grants  []string `lua:"grants" doc:"what the plugin's components may use beyond the sandbox: os.time, os.date, os.clock, os.difftime, os.getenv, io.open"`
+	SHA256  string   `lua:"sha256" doc:"a native plugin's executable must have this sha256 (hex), checked before it starts"`
 }
 
 // Loaded is what Load found.
@@ -114,11 +118,19 @@ func loadDeclared(scriptPath string, decl script.Plugin, reg *component.Registry
 	if taken := namespaceTaken(reg, ns); taken != "" {
 		return nil, at("the namespace clashes with the component %s: choose another one", taken)
 	}
+	if d.Path == "" {
+		d.Path = ns
+	}
+	if opts.Native != nil {
+		if exe := findExecutable(filepath.Dir(scriptPath), d.Path, opts.SearchPaths); exe != "" {
+			return nil, loadNative(decl, d, exe, reg, l, opts.Native)
+		}
+	}
 	if err := luacomponent.CheckGrants(d.Grants); err != nil {
 		return nil, at("grants: %v", err)
 	}
-	if d.Path == "" {
-		d.Path = ns
+	if d.SHA256 != "" {
+		return nil, at("sha256 pins a native plugin's executable, and %s names none", d.Path)
 	}
 	dir, tried, err := findDir(filepath.Dir(scriptPath), d.Path, opts.SearchPaths)
 	if err != nil {
@@ -190,6 +202,23 @@ func findDir(scriptDir, path string, search []string) (dir string, tried []strin
 		}
 	}
 	return "", tried, fmt.Errorf("plugin directory %q not found (looked in %s)", path, strings.Join(tried, ", "))
+}
+
+// findExecutable looks a plugin path up as findDir does, for an
+// executable file; "" when there is none.
+func findExecutable(scriptDir, path string, search []string) string {
+	if filepath.IsAbs(path) {
+		if isExecutable(path) {
+			return path
+		}
+		return ""
+	}
+	for _, base := range append(append([]string{scriptDir}, search...), filepath.Join(scriptDir, "plugins")) {
+		if p := filepath.Join(base, path); isExecutable(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 func isDir(path string) bool {

@@ -7,7 +7,9 @@ package scriptload
 
 import (
 	"maps"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
@@ -27,6 +29,12 @@ type Options struct {
 	PluginPaths []string
 	// Prelude runs before the script: flowlua's own modules.
 	Prelude []luabind.Source
+	// Native opens native plugins; nil loads none.
+	Native plugin.Native
+	// NativeDirs are directories whose native plugins are available
+	// without a declaration besides the script's plugins/ and
+	// PluginPaths: the plugins/ beside flowlua's executable.
+	NativeDirs []string
 }
 
 // Load loads the pipeline script at path and the plugins it declares.
@@ -48,16 +56,58 @@ func Load(path string, opts Options) (*script.Script, *component.Registry, error
 	if reg == nil {
 		reg = component.DefaultRegistry
 	}
+	var found map[string]script.Digest
+	if opts.Native != nil {
+		dirs := append(append([]string{filepath.Join(filepath.Dir(path), "plugins")}, opts.PluginPaths...), opts.NativeDirs...)
+		r, digests, ferr := plugin.FindNative(dirs, reg, opts.Native)
+		if ferr != nil {
+			return nil, nil, ferr
+		}
+		reg, found = r, digests
+	}
+	popts := plugin.Options{SearchPaths: opts.PluginPaths, Native: opts.Native}
 	s, err := luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services, Prelude: opts.Prelude})
 	if s == nil {
 		return nil, nil, err
 	}
-	l, perr := plugin.Load(s, reg, plugin.Options{SearchPaths: opts.PluginPaths})
+	l, perr := plugin.Load(s, reg, popts)
+	if perr == nil && l.Registry != reg && servesNewNames(l.Registry, reg, s.Plugins) {
+		// A declared native plugin serves names of its own (otelcol.*)
+		// that the script may use: run it again knowing them.
+		s2, err2 := luabind.Load(path, luabind.LoadOptions{Components: l.Registry.Names(), Services: opts.Services, Prelude: opts.Prelude})
+		if s2 == nil {
+			return nil, nil, err2
+		}
+		s, err = s2, err2
+		l, perr = plugin.Load(s, reg, popts)
+	}
 	s = withFiles(s, l.Files, l.Digests)
+	s = withFiles(s, slices.Sorted(maps.Keys(found)), found)
 	if perr != nil {
 		return s, nil, script.Merge(script.AsDiagnostics(err), script.AsDiagnostics(perr))
 	}
 	return s, l.Registry, err
+}
+
+// servesNewNames reports whether after has names outside before that
+// are not under a declared namespace.
+func servesNewNames(after, before *component.Registry, decls []script.Plugin) bool {
+	for _, name := range after.Names() {
+		if _, ok := before.Get(name); ok {
+			continue
+		}
+		under := false
+		for _, d := range decls {
+			if strings.HasPrefix(name, d.Namespace+".") {
+				under = true
+				break
+			}
+		}
+		if !under {
+			return true
+		}
+	}
+	return false
 }
 
 // withFiles returns s, or a copy of it with files appended to Files and

@@ -96,6 +96,9 @@ type CheckRequest struct {
 type FieldError struct {
 	Path    string `json:"path,omitempty"`
 	Message string `json:"message"`
+	// Key is the unknown key of an unknown-field error; Path is then the
+	// table that holds it.
+	Key string `json:"key,omitempty"`
 }
 
 // CheckResponse lists what is wrong; empty when the values are good.

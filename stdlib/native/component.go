@@ -196,7 +196,7 @@ func fieldErrors(fes []wire.FieldError) error {
 	}
 	errs := make(decode.Errors, 0, len(fes))
 	for _, fe := range fes {
-		errs = append(errs, decode.Errorf(fe.Path, "%s", fe.Message))
+		errs = append(errs, &decode.Error{Path: fe.Path, Message: fe.Message, Key: fe.Key})
 	}
 	return errs
 }

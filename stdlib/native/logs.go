@@ -79,8 +79,14 @@ func (s *stderrSink) line(line string) {
 		return
 	}
 	msg, _ := e["msg"].(string)
+	lvl := e["level"]
+	if m, ok := e["@message"].(string); ok { // go-plugin's own (hclog)
+		msg, lvl = m, e["@level"]
+	}
 	level := slog.LevelInfo
-	switch e["level"] {
+	switch lvl {
+	case "trace":
+		level = slog.LevelDebug - 4
 	case "debug":
 		level = slog.LevelDebug
 	case "warn":
@@ -91,7 +97,7 @@ func (s *stderrSink) line(line string) {
 	attrs := make([]any, 0, 2*len(e))
 	for k, v := range e {
 		switch k {
-		case "msg", "level", "ts", "caller", "stacktrace":
+		case "msg", "level", "ts", "caller", "stacktrace", "@message", "@level", "@timestamp", "@module":
 			continue
 		case "component_id":
 			if id, ok := v.(string); ok {

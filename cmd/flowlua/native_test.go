@@ -1,0 +1,108 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func init() {
+	scriptCmds["nativeplugin"] = cmdNativePlugin
+	scriptCmds["sha256"] = cmdSHA256
+	scriptCmds["killexe"] = cmdKillExe
+}
+
+// examplePlugin builds examples/plugin once per test binary.
+var examplePlugin = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "flowlua-example-plugin")
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "example")
+	cmd := exec.Command("go", "build", "-o", out, ".")
+	cmd.Dir = filepath.Join("..", "..", "examples", "plugin")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", &buildError{err: err, out: string(b)}
+	}
+	return out, nil
+})
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return "building examples/plugin: " + e.err.Error() + "\n" + e.out }
+
+// nativeplugin [-variant N] DEST: copies the example native plugin
+// (examples/plugin, built once) to DEST, executable. -variant appends N
+// bytes, which makes another executable content that runs the same.
+func cmdNativePlugin(ts *testscript.TestScript, neg bool, args []string) {
+	variant := 0
+	if len(args) == 3 && args[0] == "-variant" {
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		variant, args = n, args[2:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: nativeplugin [-variant N] DEST")
+	}
+	src, err := examplePlugin()
+	ts.Check(err)
+	b, err := os.ReadFile(src)
+	ts.Check(err)
+	b = append(b, make([]byte, variant)...)
+	dest := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(dest), 0o755))
+	// A new file, renamed over the old one, as an installer replaces it.
+	tmp := dest + ".tmp"
+	ts.Check(os.WriteFile(tmp, b, 0o755))
+	ts.Check(os.Rename(tmp, dest))
+}
+
+// sha256 VAR FILE: sets VAR to FILE's sha256 in hex.
+func cmdSHA256(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: sha256 VAR FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	sum := sha256.Sum256(b)
+	ts.Setenv(args[0], hex.EncodeToString(sum[:]))
+}
+
+// killexe FILE: SIGKILLs every process running the executable FILE, and
+// fails when there is none.
+func cmdKillExe(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: killexe FILE")
+	}
+	want := ts.MkAbs(args[0])
+	entries, err := os.ReadDir("/proc")
+	ts.Check(err)
+	killed := 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err != nil || exe != want {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	if killed == 0 {
+		ts.Fatalf("no process runs %s", want)
+	}
+}
