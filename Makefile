@@ -20,8 +20,17 @@ BUILD_CGO ?= 0
 
 .PHONY: build test fmt run bench bench-go pgo fuzz lint clean convert-corpus conformance
 
+# The first-party native plugins, each a module of its own under
+# plugins/, go to bin/plugins/ beside bin/flowlua, where flowlua finds
+# them (README, "Native plugins").
+PLUGIN_DIR := $(dir $(BIN))plugins
 build:
 	CGO_ENABLED=$(BUILD_CGO) $(GO) build -tags "$(GO_TAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/flowlua
+	@for mod in $(wildcard plugins/*/go.mod); do \
+		dir=$$(dirname $$mod); name=$$(basename $$dir); \
+		echo "building plugin $$name"; \
+		(cd $$dir && CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(CURDIR)/$(PLUGIN_DIR)/$$name .) || exit 1; \
+	done
 
 # The test command of the README and CI: formatting, then every test with
 # the race detector and every vet check. go vet runs inside go test
@@ -41,6 +50,10 @@ test: fmt
 	$(GO) vet -pgo=off -tags grpcnotrace,flowlua_minimal ./stdlib/otelcol/ ./cmd/flowlua/ ./services/cluster/
 	cd third_party/gopher-lua && $(GO) test -race -count=1 ./...
 	cd pluginsdk && $(GO) test -race -vet=all -count=1 ./...
+	cd examples/plugin && $(GO) vet ./...
+	@for mod in $(wildcard plugins/*/go.mod); do \
+		(cd $$(dirname $$mod) && $(GO) test -race -vet=all -count=1 ./...) || exit 1; \
+	done
 
 # gofmt over every tracked Go file.
 fmt:

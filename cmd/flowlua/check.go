@@ -10,7 +10,7 @@ type checkCmd struct {
 }
 
 func (c *checkCmd) Run(e *env) error {
-	g, err := checkScript(e, c.Path, c.PluginsPath)
+	g, err := checkScript(e, c.Path, c.pluginFlags)
 	if err != nil {
 		return configError(err)
 	}
@@ -24,7 +24,7 @@ type graphCmd struct {
 }
 
 func (c *graphCmd) Run(e *env) error {
-	g, err := checkScript(e, c.Path, c.PluginsPath)
+	g, err := checkScript(e, c.Path, c.pluginFlags)
 	if err != nil {
 		return configError(err)
 	}

@@ -47,9 +47,9 @@ type env struct {
 // nativePlugins returns the command's manager of native plugins, made on
 // first use with logger and registerer (nil: none) and the plugins/
 // directory beside flowlua's executable.
-func (e *env) nativePlugins(logger *slog.Logger, reg prometheus.Registerer) *native.Manager {
+func (e *env) nativePlugins(pf pluginFlags, logger *slog.Logger, reg prometheus.Registerer) *native.Manager {
 	if e.natives == nil {
-		e.natives = native.NewManager(native.Options{Logger: logger, Registerer: reg})
+		e.natives = native.NewManager(native.Options{Logger: logger, Registerer: reg, StartTimeout: pf.StartTimeout})
 	}
 	return e.natives
 }

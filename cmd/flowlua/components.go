@@ -28,7 +28,7 @@ func (c *componentsCmd) Run(e *env) error {
 	// source and version; a broken one is left out as well.
 	dirs := append([]string{"plugins"}, c.PluginsPath...)
 	for _, dir := range append(append([]string(nil), dirs...), besideExecutable()...) {
-		if r, _, err := plugin.FindNative([]string{dir}, reg, e.nativePlugins(nil, nil).Loader()); err == nil {
+		if r, _, err := plugin.FindNative([]string{dir}, reg, e.nativePlugins(c.pluginFlags, nil, nil).Loader()); err == nil {
 			reg = r
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/flowlua/flowlua/engine"
 	"github.com/flowlua/flowlua/engine/component"
@@ -17,12 +18,14 @@ import (
 // pluginFlags are the flags of every command that loads scripts.
 type pluginFlags struct {
 	PluginsPath []string `name:"plugins.path" env:"FLOWLUA_PLUGINS_PATH" help:"Extra plugin directories (default: plugins/ next to the script)."`
+	// StartTimeout bounds a native plugin's handshake.
+	StartTimeout time.Duration `name:"plugins.start-timeout" env:"FLOWLUA_PLUGINS_START_TIMEOUT" default:"10s" help:"How long a native plugin may take to start and complete the handshake."`
 }
 
 // checkScript loads and checks the script at path against the built-in
 // components and services and the plugins it declares, returning its
 // graph or every problem found.
-func checkScript(e *env, path string, pluginsPath []string) (*engine.Graph, error) {
+func checkScript(e *env, path string, pf pluginFlags) (*engine.Graph, error) {
 	svcs, err := services.NewAll(services.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
@@ -31,8 +34,8 @@ func checkScript(e *env, path string, pluginsPath []string) (*engine.Graph, erro
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(nil, nil).Loader(), NativeDirs: besideExecutable()})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pf.PluginsPath, Prelude: integrations.Sources(),
+		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable()})
 	if s == nil || reg == nil {
 		return nil, err
 	}

@@ -40,7 +40,9 @@ type buildError struct {
 	out string
 }
 
-func (e *buildError) Error() string { return "building examples/plugin: " + e.err.Error() + "\n" + e.out }
+func (e *buildError) Error() string {
+	return "building examples/plugin: " + e.err.Error() + "\n" + e.out
+}
 
 // nativeplugin [-variant N] DEST: copies the example native plugin
 // (examples/plugin, built once) to DEST, executable. -variant appends N

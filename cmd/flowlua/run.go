@@ -153,7 +153,7 @@ func (r *runCmd) Run(e *env) error {
 	}
 	reg := component.DefaultRegistry
 	loadOpts := scriptload.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(logger, metrics).Loader(), NativeDirs: besideExecutable()}
+		Native: e.nativePlugins(r.pluginFlags, logger, metrics).Loader(), NativeDirs: besideExecutable()}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:       logger,
 		Registry:     reg,

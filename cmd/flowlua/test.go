@@ -95,7 +95,7 @@ func (c *testCmd) Run(e *env) error {
 		}
 		p := pipelines[tf.Pipeline]
 		if p == nil {
-			p = loadForTest(e, tf.Pipeline, c.PluginsPath)
+			p = loadForTest(e, tf.Pipeline, c.pluginFlags)
 			pipelines[tf.Pipeline] = p
 		}
 		for _, tc := range tf.Cases {
@@ -233,7 +233,7 @@ type loadedPipeline struct {
 
 // loadForTest loads and checks the pipeline at path: a pipeline that
 // does not pass flowlua check fails every case.
-func loadForTest(e *env, path string, pluginsPath []string) *loadedPipeline {
+func loadForTest(e *env, path string, pf pluginFlags) *loadedPipeline {
 	svcs, err := testServices()
 	if err != nil {
 		return &loadedPipeline{err: err}
@@ -242,8 +242,8 @@ func loadForTest(e *env, path string, pluginsPath []string) *loadedPipeline {
 	for i, s := range svcs {
 		defs[i] = s.Definition()
 	}
-	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(nil, nil).Loader(), NativeDirs: besideExecutable()})
+	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pf.PluginsPath, Prelude: integrations.Sources(),
+		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable()})
 	if s == nil || reg == nil || err != nil {
 		if err == nil {
 			err = errors.New("the pipeline did not load")

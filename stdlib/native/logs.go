@@ -72,11 +72,14 @@ func (s *stderrSink) line(line string) {
 	if line == "" {
 		return
 	}
-	s.proc.tail.add(line)
 	var e map[string]any
 	if line[0] != '{' || json.Unmarshal([]byte(line), &e) != nil {
+		s.proc.tail.add(line)
 		s.log.Info(line, "stream", "stderr")
 		return
+	}
+	if l := e["@level"]; l != "debug" && l != "trace" {
+		s.proc.tail.add(line) // not go-plugin's handshake chatter
 	}
 	msg, _ := e["msg"].(string)
 	lvl := e["level"]
