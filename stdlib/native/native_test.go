@@ -117,8 +117,7 @@ func running(t *testing.T, reg component.Registration, values map[string]any) (d
 		t.Fatalf("DecodeArgs: %v", err)
 	}
 	var in dataplane.Consumer
-	c, err := reg.Build(component.Options{ID: "otelcol.processor.tag.t", Logger: slog.Default(),
-		OnStateChange: func(e component.Exports) { in = e.(dataplane.Exports).Input }}, args)
+	c, err := reg.Build(componentOptions(&in), args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,4 +320,10 @@ func TestDiedHealthSaysWhy(t *testing.T) {
 		t.Fatalf("health message %q does not say the plugin was killed", h.Message)
 	}
 	waitHealth(t, comp, component.HealthHealthy)
+}
+
+// componentOptions are a test component's options; its input lands in in.
+func componentOptions(in *dataplane.Consumer) component.Options {
+	return component.Options{ID: "otelcol.processor.tag.t", Logger: slog.Default(),
+		OnStateChange: func(e component.Exports) { *in = e.(dataplane.Exports).Input }}
 }
