@@ -356,16 +356,12 @@ func (px *proxy) Run(ctx context.Context) error {
 	if proc == nil || proc.isDead() {
 		return nil
 	}
-	stopCtx := context.Background()
-	if d, ok := component.DrainDeadline(ctx); ok {
-		var c context.CancelFunc
-		stopCtx, c = context.WithDeadline(stopCtx, d)
-		defer c()
-	} else {
-		var c context.CancelFunc
-		stopCtx, c = context.WithTimeout(stopCtx, 5*time.Second)
-		defer c()
+	deadline, ok := component.DrainDeadline(ctx)
+	if !ok {
+		deadline = time.Now().Add(5 * time.Second)
 	}
+	stopCtx, cancelStop := context.WithDeadline(context.Background(), deadline)
+	defer cancelStop()
 	var res wire.Result
 	if err := proc.call(stopCtx, wire.MethodStop, wire.StopRequest{Instance: px.wireID}, &res); err != nil {
 		return fmt.Errorf("stopping %s in plugin %s: %w", px.opts.ID, px.p.label(), err)

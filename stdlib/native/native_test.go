@@ -22,7 +22,6 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/dataplane"
-	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/pluginsdk/wire"
 )
 
@@ -207,9 +206,8 @@ func TestCheckRunsInsidePlugin(t *testing.T) {
 		t.Fatalf("want an unknown-key error, got %v", err)
 	}
 	_, err = reg.DecodeArgs(map[string]any{"output": map[string]any{"traces": "x"}})
-	var des decode.Errors
 	if err == nil || !strings.Contains(err.Error(), "output.traces") {
-		t.Fatalf("want an error at output.traces, got %v (%v)", err, des)
+		t.Fatalf("want an error at output.traces, got %v", err)
 	}
 }
 

@@ -75,10 +75,7 @@ func (p *Plugin) Description() wire.Description {
 func (p *Plugin) label() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.desc != nil && p.desc.Plugin != "" {
-		return p.desc.Plugin
-	}
-	return filepath.Base(p.path)
+	return p.labelLocked()
 }
 
 func (p *Plugin) pid() int {
@@ -291,6 +288,8 @@ func (p *Plugin) restart() {
 		proc, err := p.ensure(ctx)
 		if err == nil {
 			for _, px := range insts {
+				// A component refusing to start is its own health; only
+				// a process dying again makes the restart fail.
 				if _, serr := px.ensureStarted(ctx); serr != nil && proc.isDead() {
 					err = serr
 					break
