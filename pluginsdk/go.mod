@@ -7,6 +7,7 @@ go 1.26.9
 
 require (
 	github.com/hashicorp/go-plugin v1.8.0
+	go.opentelemetry.io/collector/client v1.71.0
 	go.opentelemetry.io/collector/component v1.71.0
 	go.opentelemetry.io/collector/confmap v1.71.0
 	go.opentelemetry.io/collector/consumer v1.71.0

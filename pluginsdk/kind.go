@@ -116,7 +116,10 @@ func (k *kind) supports() []string {
 }
 
 func (k *kind) describe() wire.Component {
-	c := wire.Component{Name: k.name, Class: k.class, Signals: k.supports()}
+	c := wire.Component{Name: k.name, Class: k.class, Signals: k.supports(), Types: []string{k.factory.Type().String()}}
+	if a, ok := k.factory.(interface{ DeprecatedAlias() component.Type }); ok && a.DeprecatedAlias().String() != "" {
+		c.Types = append(c.Types, a.DeprecatedAlias().String())
+	}
 	for _, st := range k.levels() {
 		if st != component.StabilityLevelUndefined {
 			c.Stability = strings.ToLower(st.String())

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"sort"
 	"sync"
 
 	"github.com/hashicorp/go-plugin"
+	"go.opentelemetry.io/collector/client"
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
@@ -193,6 +196,9 @@ func (s *server) consume(ctx context.Context, in []byte) ([]byte, error) {
 	if inst == nil {
 		return nil, status.Errorf(codes.Unavailable, "no instance %q is running in this plugin", id)
 	}
+	if addr := clientAddr(first(md, wire.MetaClientAddr)); addr != nil {
+		ctx = client.NewContext(ctx, client.Info{Addr: addr})
+	}
 	if err := inst.consume(ctx, sig, in); err != nil {
 		return nil, err
 	}
@@ -212,6 +218,22 @@ func (s *server) host(id uint32) (*grpc.ClientConn, error) {
 	}
 	s.hosts[id] = c
 	return c, nil
+}
+
+// clientAddr parses the sender's address the host passed on, nil when
+// there is none.
+func clientAddr(s string) net.Addr {
+	if s == "" {
+		return nil
+	}
+	ap, err := netip.ParseAddrPort(s)
+	if err != nil {
+		if ip, err := netip.ParseAddr(s); err == nil {
+			return &net.IPAddr{IP: ip.AsSlice()}
+		}
+		return nil
+	}
+	return net.TCPAddrFromAddrPort(ap)
 }
 
 func first(md metadata.MD, key string) string {

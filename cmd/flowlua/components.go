@@ -20,18 +20,25 @@ type componentsCmd struct {
 	pluginFlags
 }
 
-func (c *componentsCmd) Run(e *env) error {
-	// Plugins in plugins/ and --plugins.path are listed under their own
-	// names; a broken one is left out (flowlua check reports it).
+// withNativePlugins returns the default registry with the components of
+// the native plugins found in dirs and beside the executable, with their
+// source and version; a broken plugin is left out (flowlua check reports
+// it).
+func (e *env) withNativePlugins(pf pluginFlags, dirs []string) *component.Registry {
 	reg := component.DefaultRegistry.Clone()
-	// Native plugins there and beside the executable too, with their
-	// source and version; a broken one is left out as well.
-	dirs := append([]string{"plugins"}, c.PluginsPath...)
 	for _, dir := range append(append([]string(nil), dirs...), besideExecutable()...) {
-		if r, _, err := plugin.FindNative([]string{dir}, reg, e.nativePlugins(c.pluginFlags, nil, nil).Loader()); err == nil {
+		if r, _, err := plugin.FindNative([]string{dir}, reg, e.nativePlugins(pf, nil, nil).Loader()); err == nil {
 			reg = r
 		}
 	}
+	return reg
+}
+
+func (c *componentsCmd) Run(e *env) error {
+	// Plugins in plugins/ and --plugins.path are listed under their own
+	// names; a broken one is left out (flowlua check reports it).
+	dirs := append([]string{"plugins"}, c.PluginsPath...)
+	reg := e.withNativePlugins(c.pluginFlags, dirs)
 	regs, _ := plugin.Scan(dirs)
 	for _, r := range regs {
 		if _, taken := reg.Get(r.Name); !taken {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
@@ -11,6 +12,7 @@ type convertCmd struct {
 	Path         string `arg:"" name:"config" help:"The collector configuration (.yaml)."`
 	Output       string `short:"o" name:"output" placeholder:"FILE" help:"Write the script to FILE instead of stdout."`
 	BypassErrors bool   `name:"bypass-errors" help:"Write what converts, with a comment where each part was left out, and exit 0; the problems are still reported."`
+	pluginFlags
 }
 
 func (c *convertCmd) Run(e *env) error {
@@ -18,7 +20,11 @@ func (c *convertCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua convert: %v", err)}
 	}
-	res, err := convert.Convert(src, convert.Options{Filename: c.Path})
+	// The components of native plugins (plugins/ beside the config and
+	// beside flowlua, --plugins.path) convert under their own names.
+	dirs := append([]string{filepath.Join(filepath.Dir(c.Path), "plugins")}, c.PluginsPath...)
+	cat := convert.Registry(e.withNativePlugins(c.pluginFlags, dirs))
+	res, err := convert.Convert(src, convert.Options{Filename: c.Path, Catalog: cat})
 	if err != nil {
 		return &exitError{code: exitConfig, err: err}
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,6 +163,8 @@ func sinkFor(ts *testscript.TestScript, name string) *sink {
 // otlpsink cmp NAME SIGNAL FILE [TIMES]: the sink holds exactly the
 // records of FILE (OTLP/JSON), TIMES times, whatever their batching.
 // otlpsink count NAME SIGNAL N: the sink holds exactly N records now.
+// otlpsink grep NAME SIGNAL REGEXP: polls until a record (one span, data
+// point or log record as OTLP/JSON with its resource) matches REGEXP.
 func cmdOTLPSink(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: otlpsink start|stop|wait|cmp|count NAME ...")
@@ -219,6 +222,24 @@ func cmdOTLPSink(ts *testscript.TestScript, neg bool, args []string) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		ts.Fatalf("sink %s holds %d %s records, want %d", args[1], len(s.records(args[2])), args[2], want)
+	case "grep":
+		if len(args) != 4 {
+			ts.Fatalf("usage: otlpsink grep NAME SIGNAL REGEXP")
+		}
+		re, err := regexp.Compile(args[3])
+		ts.Check(err)
+		s := sinkFor(ts, args[1])
+		deadline := time.Now().Add(waitLimit)
+		for {
+			recs := s.records(args[2])
+			if slices.ContainsFunc(recs, re.MatchString) {
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("no %s record of sink %s matches %s; it holds %d:\n%s", args[2], args[1], args[3], len(recs), strings.Join(recs, "\n"))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	case "count":
 		if len(args) != 4 {
 			ts.Fatalf("usage: otlpsink count NAME SIGNAL N")

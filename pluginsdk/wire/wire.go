@@ -48,6 +48,11 @@ const HostService = "flowlua.plugin.v1.Host"
 const (
 	MetaInstance = "flowlua-instance"
 	MetaSignal   = "flowlua-signal"
+	// MetaClientAddr is the address of the client that sent the batch
+	// to the host's receiver (client.Info.Addr), so that components
+	// which look at it (k8s_attributes' "connection" association) see
+	// the sender, not the host.
+	MetaClientAddr = "flowlua-client-addr"
 )
 
 // Frame is a message of the protocol: JSON for control calls, OTLP bytes
@@ -75,8 +80,13 @@ type Component struct {
 	// Signals are the signals it takes or produces: traces, metrics, logs.
 	Signals   []string `json:"signals"`
 	Stability string   `json:"stability"`
-	Doc       string   `json:"doc,omitempty"`
-	Fields    []Field  `json:"fields,omitempty"`
+	// Types are the type names a collector config may write for it: the
+	// factory's type, then its deprecated alias if it keeps one
+	// ("k8s_attributes", "k8sattributes"). The host serves the alias as
+	// a name too (otelcol.<class>.<alias>).
+	Types  []string `json:"types,omitempty"`
+	Doc    string   `json:"doc,omitempty"`
+	Fields []Field  `json:"fields,omitempty"`
 }
 
 // Field documents an argument.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/collector/client"
 	"go.opentelemetry.io/collector/consumer"
 	"go.opentelemetry.io/collector/consumer/consumererror"
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -81,6 +82,13 @@ func (a Args) MarshalJSON() ([]byte, error) {
 type schema struct {
 	p *Plugin
 	c wire.Component
+}
+
+// CollectorTypes returns the collector's class and the type names a
+// collector config may write for the component (the factory's type, then
+// its deprecated alias), for flowlua convert.
+func (s *schema) CollectorTypes() (class string, types []string) {
+	return s.c.Class, s.c.Types
 }
 
 func (s *schema) hasOutput() bool { return s.c.Class == "receiver" || s.c.Class == "processor" }
@@ -476,6 +484,9 @@ func (px *proxy) consume(ctx context.Context, signal string, b []byte) error {
 			continue
 		}
 		cctx := metadata.AppendToOutgoingContext(ctx, wire.MetaInstance, px.wireID, wire.MetaSignal, signal)
+		if addr := client.FromContext(ctx).Addr; addr != nil {
+			cctx = metadata.AppendToOutgoingContext(cctx, wire.MetaClientAddr, addr.String())
+		}
 		err = proc.conn.Conn.Invoke(cctx, "/"+wire.PluginService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, new(wire.Frame))
 		if err == nil {
 			return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind/plugin"
+	"github.com/flowlua/flowlua/pluginsdk/wire"
 )
 
 // Loader returns m as the opener of native plugins that script loading
@@ -37,8 +38,29 @@ func (l loader) Open(path, version, sum string) (plugin.NativePlugin, error) {
 			regs := make([]component.Registration, 0, len(d.Components))
 			for _, c := range d.Components {
 				regs = append(regs, p.Registration(c, c.Name, source))
+				// A deprecated type name the factory keeps is a name of
+				// the same component, as for built-in ones.
+				for _, alias := range aliases(c) {
+					regs = append(regs, p.Registration(c, alias, source))
+				}
 			}
 			return regs
 		},
 	}, nil
+}
+
+// aliases returns the otelcol.<class>.<type> names of c's other type
+// names than the one its name ends in.
+func aliases(c wire.Component) []string {
+	prefix := "otelcol." + c.Class + "."
+	if !strings.HasPrefix(c.Name, prefix) {
+		return nil
+	}
+	var out []string
+	for _, t := range c.Types {
+		if name := prefix + t; name != c.Name {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -50,10 +50,13 @@ func Registry(reg *flowcomp.Registry) Catalog {
 	for _, name := range reg.Names() {
 		r, _ := reg.Get(name)
 		u, ok := otelcol.UpstreamOf(r)
-		if !ok {
-			continue
-		}
 		c := Component{Name: u.Name, Field: u.Field}
+		if !ok {
+			if u, ok = served(r); !ok {
+				continue
+			}
+			c = Component{Name: u.Name}
+		}
 		flowType := u.Name[len("otelcol."+u.Class+"."):]
 		for i, t := range u.Types {
 			// The factory's type is first in Types: rank 1; aliases 2.
@@ -76,6 +79,28 @@ func Registry(reg *flowcomp.Registry) Catalog {
 		}
 	}
 	return m
+}
+
+// collectorTyped is the schema of a component served from outside the
+// core (a native plugin's): the collector's class and type names it
+// answers to.
+type collectorTyped interface {
+	CollectorTypes() (class string, types []string)
+}
+
+// served returns what a native plugin's component r answers to in a
+// collector config, named as registered (aliases included).
+func served(r flowcomp.Registration) (otelcol.Upstream, bool) {
+	ct, ok := r.Schema.(collectorTyped)
+	if !ok {
+		return otelcol.Upstream{}, false
+	}
+	class, types := ct.CollectorTypes()
+	prefix := "otelcol." + class + "."
+	if len(r.Name) <= len(prefix) || r.Name[:len(prefix)] != prefix || len(types) == 0 {
+		return otelcol.Upstream{}, false
+	}
+	return otelcol.Upstream{Name: r.Name, Class: class, Types: types}, true
 }
 
 // defaultCatalog is the catalog of the default registry.

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func init() {
+	scriptCmds["firstparty"] = cmdFirstParty
+	scriptCmds["fakek8s"] = cmdFakeK8s
+	scriptCmds["fakekubelet"] = cmdFakeKubelet
+}
+
+// firstPartyPlugins builds each first-party plugin (plugins/NAME) once per
+// test binary, unless $FLOWLUA_TEST_PLUGINS names the directory `make
+// test` built them into (bin/plugins), so that each builds once a run.
+var firstPartyPlugins sync.Map // name → func() (string, error)
+
+func firstPartyPlugin(name string) (string, error) {
+	f, _ := firstPartyPlugins.LoadOrStore(name, sync.OnceValues(func() (string, error) {
+		if dir := os.Getenv("FLOWLUA_TEST_PLUGINS"); dir != "" {
+			path := filepath.Join(dir, name)
+			if _, err := os.Stat(path); err != nil {
+				return "", fmt.Errorf("$FLOWLUA_TEST_PLUGINS: %w", err)
+			}
+			return path, nil
+		}
+		dir, err := os.MkdirTemp("", "flowlua-plugin-"+name)
+		if err != nil {
+			return "", err
+		}
+		out := filepath.Join(dir, name)
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+		cmd.Dir = filepath.Join("..", "..", "plugins", name)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("building plugins/%s: %v\n%s", name, err, b)
+		}
+		return out, nil
+	}))
+	return f.(func() (string, error))()
+}
+
+// firstparty NAME DEST: copies the first-party plugin plugins/NAME, built
+// once, to DEST.
+func cmdFirstParty(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: firstparty NAME DEST")
+	}
+	src, err := firstPartyPlugin(args[0])
+	ts.Check(err)
+	b, err := os.ReadFile(src)
+	ts.Check(err)
+	dest := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(filepath.Dir(dest), 0o755))
+	ts.Check(os.WriteFile(dest, b, 0o755))
+}
+
+// fakek8s FILE: starts a Kubernetes API server that answers list and watch
+// (including watch-list streams) for the objects of FILE, a JSON object
+// of resource name ("pods", "namespaces", "nodes", "replicasets") to a
+// list of objects, writes $WORK/kubeconfig pointing at it and sets
+// $KUBECONFIG. Watches send nothing more: the objects do not change.
+func cmdFakeK8s(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: fakek8s FILE")
+	}
+	var objects map[string][]map[string]any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &objects))
+	srv := httptest.NewServer(fakeK8s{objects: objects})
+	ts.Defer(srv.Close)
+	kubeconfig := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: fake
+  cluster:
+    server: %s
+users:
+- name: fake
+  user:
+    token: fake
+contexts:
+- name: fake
+  context:
+    cluster: fake
+    user: fake
+current-context: fake
+`, srv.URL)
+	path := ts.MkAbs("kubeconfig")
+	ts.Check(os.WriteFile(path, []byte(kubeconfig), 0o600))
+	ts.Setenv("KUBECONFIG", path)
+	ts.Setenv("K8S_API", srv.URL)
+}
+
+// fakeK8s is the fake API server: GET of /api/v1/[namespaces/NS/]RESOURCE
+// or /apis/GROUP/VERSION/[namespaces/NS/]RESOURCE.
+type fakeK8s struct {
+	objects map[string][]map[string]any
+}
+
+// listKinds are the kinds of the resources the fake serves.
+var listKinds = map[string][2]string{
+	"pods":        {"v1", "Pod"},
+	"namespaces":  {"v1", "Namespace"},
+	"nodes":       {"v1", "Node"},
+	"replicasets": {"apps/v1", "ReplicaSet"},
+	"deployments": {"apps/v1", "Deployment"},
+	"services":    {"v1", "Service"},
+	"endpoints":   {"v1", "Endpoints"},
+}
+
+func (f fakeK8s) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	resource := parts[len(parts)-1]
+	kind, ok := listKinds[resource]
+	if r.Method != http.MethodGet || !ok {
+		http.Error(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`, http.StatusNotFound)
+		return
+	}
+	var items []map[string]any
+	for _, o := range f.objects[resource] {
+		item := map[string]any{"apiVersion": kind[0], "kind": kind[1]}
+		for k, v := range o {
+			item[k] = v
+		}
+		items = append(items, item)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	q := r.URL.Query()
+	if q.Get("watch") != "true" && q.Get("watch") != "1" {
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"apiVersion": kind[0], "kind": kind[1] + "List",
+			"metadata": map[string]any{"resourceVersion": "1"},
+			"items":    items,
+		})
+		return
+	}
+	enc := json.NewEncoder(w)
+	if q.Get("sendInitialEvents") == "true" {
+		for _, o := range items {
+			_ = enc.Encode(map[string]any{"type": "ADDED", "object": o})
+		}
+		_ = enc.Encode(map[string]any{"type": "BOOKMARK", "object": map[string]any{
+			"apiVersion": kind[0], "kind": kind[1],
+			"metadata": map[string]any{"resourceVersion": "1", "annotations": map[string]string{"k8s.io/initial-events-end": "true"}},
+		}})
+	}
+	w.(http.Flusher).Flush()
+	<-r.Context().Done()
+}
+
+// fakekubelet FILE: starts a kubelet's read-only API answering
+// /stats/summary with FILE, and sets $KUBELET to its host:port.
+func cmdFakeKubelet(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: fakekubelet FILE")
+	}
+	summary := []byte(ts.ReadFile(args[0]))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/stats/summary" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(summary)
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv("KUBELET", strings.TrimPrefix(srv.URL, "http://"))
+}
