@@ -55,7 +55,7 @@ func Serve(p Plugin) {
 		Plugins:         plugin.PluginSet{wire.PluginName: &grpcPlugin{srv: srv}},
 		// Batches are as large as the host's: no 4 MiB cap on receiving.
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32))...)
+			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32), grpc.ForceServerCodecV2(wire.Codec{}))...)
 		},
 	})
 	srv.stopAll(context.Background())

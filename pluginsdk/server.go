@@ -199,10 +199,53 @@ func (s *server) consume(ctx context.Context, in []byte) ([]byte, error) {
 	if addr := clientAddr(first(md, wire.MetaClientAddr)); addr != nil {
 		ctx = client.NewContext(ctx, client.Info{Addr: addr})
 	}
-	if err := inst.consume(ctx, sig, in); err != nil {
+	var out *captured
+	if first(md, wire.MetaReturnOutput) != "" {
+		out = &captured{}
+		ctx = context.WithValue(ctx, capturedKey{}, out)
+	}
+	err := inst.consume(ctx, sig, in)
+	if out == nil {
 		return nil, err
 	}
-	return nil, nil
+	signals, batches := out.close()
+	if err != nil {
+		return nil, err
+	}
+	return wire.EncodeOutputs(nil, signals, batches), nil
+}
+
+// capturedKey is the context key of the batches a processor emits while
+// a Consume call runs, which go back in its response.
+type capturedKey struct{}
+
+// captured holds them; once the call has returned it is closed, and a
+// batch emitted later with the call's context (by a component that kept
+// it) goes to the host's Consume as any other.
+type captured struct {
+	mu      sync.Mutex
+	closed  bool
+	signals []string
+	batches [][]byte
+}
+
+// add keeps a batch, and reports false when the call has returned.
+func (c *captured) add(signal string, b []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.signals = append(c.signals, signal)
+	c.batches = append(c.batches, b)
+	return true
+}
+
+func (c *captured) close() ([]string, [][]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	return c.signals, c.batches
 }
 
 // host returns the connection to the host's callback service.
@@ -257,8 +300,11 @@ type hostConsumer struct {
 func (h *hostConsumer) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
 
 func (h *hostConsumer) send(ctx context.Context, signal string, b []byte) error {
+	if c, ok := ctx.Value(capturedKey{}).(*captured); ok && c.add(signal, b) {
+		return nil
+	}
 	ctx = metadata.AppendToOutgoingContext(ctx, wire.MetaInstance, h.instance, wire.MetaSignal, signal)
-	err := h.conn.Invoke(ctx, "/"+wire.HostService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, new(wire.Frame))
+	err := h.conn.Invoke(ctx, "/"+wire.HostService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, new(wire.Frame), grpc.ForceCodecV2(wire.Codec{}))
 	if err == nil {
 		return nil
 	}

@@ -76,8 +76,11 @@ func cmdFakeK8s(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var objects map[string][]map[string]any
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &objects))
-	srv := httptest.NewServer(fakeK8s{objects: objects})
-	ts.Defer(srv.Close)
+	done := make(chan struct{})
+	srv := httptest.NewServer(fakeK8s{objects: objects, done: done})
+	// Watches end first: Close waits for every request, and a watch
+	// lasts as long as its client, which may still be running.
+	ts.Defer(func() { close(done); srv.Close() })
 	kubeconfig := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -105,6 +108,7 @@ current-context: fake
 // or /apis/GROUP/VERSION/[namespaces/NS/]RESOURCE.
 type fakeK8s struct {
 	objects map[string][]map[string]any
+	done    <-chan struct{} // closed when the server stops
 }
 
 // listKinds are the kinds of the resources the fake serves.
@@ -155,7 +159,10 @@ func (f fakeK8s) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}})
 	}
 	w.(http.Flusher).Flush()
-	<-r.Context().Done()
+	select {
+	case <-r.Context().Done():
+	case <-f.done:
+	}
 }
 
 // fakekubelet FILE: starts a kubelet's read-only API answering

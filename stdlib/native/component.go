@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -483,13 +484,19 @@ func (px *proxy) consume(ctx context.Context, signal string, b []byte) error {
 			}
 			continue
 		}
-		cctx := metadata.AppendToOutgoingContext(ctx, wire.MetaInstance, px.wireID, wire.MetaSignal, signal)
+		kv := []string{wire.MetaInstance, px.wireID, wire.MetaSignal, signal, wire.MetaReturnOutput, "1"}
 		if addr := client.FromContext(ctx).Addr; addr != nil {
-			cctx = metadata.AppendToOutgoingContext(cctx, wire.MetaClientAddr, addr.String())
+			kv = append(kv, wire.MetaClientAddr, addr.String())
 		}
-		err = proc.conn.Conn.Invoke(cctx, "/"+wire.PluginService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, new(wire.Frame))
+		resp := new(wire.Frame)
+		err = proc.conn.Conn.Invoke(metadata.AppendToOutgoingContext(ctx, kv...), "/"+wire.PluginService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, resp, grpc.ForceCodecV2(wire.Codec{}))
 		if err == nil {
-			return nil
+			// What a processor emitted while the call ran came back in
+			// the response: its consumers run now, and their errors are
+			// the caller's, as in process.
+			return wire.DecodeOutputs(resp.Value, func(sig string, out []byte) error {
+				return px.deliver(ctx, sig, out)
+			})
 		}
 		st, _ := status.FromError(err)
 		switch st.Code() {

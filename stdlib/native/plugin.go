@@ -221,7 +221,7 @@ func (p *Plugin) spawn() (*process, error) {
 	proc.conn = conn
 	proc.hostID = conn.Broker.NextId()
 	go conn.Broker.AcceptAndServe(proc.hostID, func(opts []grpc.ServerOption) *grpc.Server {
-		s := grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32))...)
+		s := grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32), grpc.ForceServerCodecV2(wire.Codec{}))...)
 		s.RegisterService(hostServiceDesc(p), p)
 		return s
 	})
@@ -463,7 +463,7 @@ func (pr *process) call(ctx context.Context, method string, req, resp any) error
 		return err
 	}
 	out := new(wire.Frame)
-	if err := pr.conn.Conn.Invoke(ctx, "/"+wire.PluginService+"/"+method, &wire.Frame{Value: in}, out); err != nil {
+	if err := pr.conn.Conn.Invoke(ctx, "/"+wire.PluginService+"/"+method, &wire.Frame{Value: in}, out, grpc.ForceCodecV2(wire.Codec{})); err != nil {
 		return err
 	}
 	if resp == nil {
