@@ -45,6 +45,8 @@ type kind struct {
 	stab    stabilities
 	// create makes the component of one signal.
 	createSignal func(ctx context.Context, set settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error)
+	// routed: its components serve HTTP routes (Plugin.Routed).
+	routed bool
 }
 
 // settings are what every factory's Settings hold.
@@ -116,7 +118,7 @@ func (k *kind) supports() []string {
 }
 
 func (k *kind) describe() wire.Component {
-	c := wire.Component{Name: k.name, Class: k.class, Signals: k.supports(), Types: []string{k.factory.Type().String()}}
+	c := wire.Component{Name: k.name, Class: k.class, Signals: k.supports(), Types: []string{k.factory.Type().String()}, Routes: k.routed}
 	if a, ok := k.factory.(interface{ DeprecatedAlias() component.Type }); ok && a.DeprecatedAlias().String() != "" {
 		c.Types = append(c.Types, a.DeprecatedAlias().String())
 	}

@@ -18,10 +18,12 @@ package pluginsdk
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 
 	"github.com/hashicorp/go-plugin"
+	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/exporter"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/receiver"
@@ -43,6 +45,9 @@ type Plugin struct {
 	Receivers  []receiver.Factory
 	Processors []processor.Factory
 	Exporters  []exporter.Factory
+	// Routed are the types of the components that serve HTTP routes
+	// (implement Routed), which flowlua then routes requests to.
+	Routed []component.Type
 }
 
 // Serve serves p to the flowlua process that started this executable, and
@@ -50,6 +55,11 @@ type Plugin struct {
 // with status 1.
 func Serve(p Plugin) {
 	srv := newServer(p)
+	if path := os.Getenv(wire.EnvRoutesSocket); path != "" && len(p.Routed) > 0 {
+		if err := srv.serveRoutes(path); err != nil {
+			fmt.Fprintf(os.Stderr, "serving component routes on %s: %v\n", path, err)
+		}
+	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: wire.Handshake,
 		Plugins:         plugin.PluginSet{wire.PluginName: &grpcPlugin{srv: srv}},

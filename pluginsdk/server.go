@@ -58,6 +58,13 @@ func newServer(p Plugin) *server {
 		k := exporterKind(f)
 		s.kinds[k.name] = k
 	}
+	for _, k := range s.kinds {
+		for _, t := range p.Routed {
+			if k.factory.Type() == t {
+				k.routed = true
+			}
+		}
+	}
 	return s
 }
 

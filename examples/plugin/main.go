@@ -8,7 +8,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/consumer"
@@ -27,6 +31,9 @@ func main() {
 		Version:    "1.0.0",
 		Release:    "v0.165.0",
 		Processors: []processor.Factory{newFactory()},
+		// Its components serve GET /stats under flowlua's
+		// /api/v0/component/{id}/ (pluginsdk.Routed).
+		Routed: []component.Type{typ},
 	})
 }
 
@@ -44,8 +51,10 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+var typ = component.MustNewType("tag")
+
 func newFactory() processor.Factory {
-	return processor.NewFactory(component.MustNewType("tag"),
+	return processor.NewFactory(typ,
 		func() component.Config { return &Config{Key: "tagged_by", Value: "flowlua-plugin-example"} },
 		processor.WithTraces(func(_ context.Context, _ processor.Settings, cfg component.Config, next consumer.Traces) (processor.Traces, error) {
 			return &tag{cfg: cfg.(*Config), traces: next}, nil
@@ -57,6 +66,15 @@ func newFactory() processor.Factory {
 			return &tag{cfg: cfg.(*Config), logs: next}, nil
 		}, component.StabilityLevelBeta),
 	)
+}
+
+// tagged counts the resources each component tagged, by its config (the
+// same *Config for every signal of one component).
+var tagged sync.Map // *Config → *atomic.Int64
+
+func counter(cfg *Config) *atomic.Int64 {
+	c, _ := tagged.LoadOrStore(cfg, new(atomic.Int64))
+	return c.(*atomic.Int64)
 }
 
 // tag sets the attribute on each resource and passes the batch on.
@@ -73,7 +91,20 @@ func (t *tag) Capabilities() consumer.Capabilities {
 	return consumer.Capabilities{MutatesData: true}
 }
 
-func (t *tag) set(attrs pcommon.Map) { attrs.PutStr(t.cfg.Key, t.cfg.Value) }
+func (t *tag) set(attrs pcommon.Map) {
+	attrs.PutStr(t.cfg.Key, t.cfg.Value)
+	counter(t.cfg).Add(1)
+}
+
+// Routes serves GET /stats: how many resources it tagged, as JSON.
+func (t *tag) Routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"key": t.cfg.Key, "tagged": counter(t.cfg).Load()})
+	})
+	return mux
+}
 
 func (t *tag) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	for _, rs := range td.ResourceSpans().All() {

@@ -45,6 +45,11 @@ const (
 // processors send their batches to it (MethodConsume).
 const HostService = "flowlua.plugin.v1.Host"
 
+// EnvRoutesSocket names the environment variable in which the host
+// gives a plugin process the Unix socket to serve its components' HTTP
+// routes on.
+const EnvRoutesSocket = "FLOWLUA_PLUGIN_ROUTES_SOCKET"
+
 // Metadata keys of a Consume call.
 const (
 	MetaInstance = "flowlua-instance"
@@ -90,9 +95,13 @@ type Component struct {
 	// factory's type, then its deprecated alias if it keeps one
 	// ("k8s_attributes", "k8sattributes"). The host serves the alias as
 	// a name too (otelcol.<class>.<alias>).
-	Types  []string `json:"types,omitempty"`
-	Doc    string   `json:"doc,omitempty"`
-	Fields []Field  `json:"fields,omitempty"`
+	Types []string `json:"types,omitempty"`
+	// Routes says it serves HTTP routes (pluginsdk.Routed), which the
+	// host proxies from /api/v0/component/{id}/ to the plugin's
+	// EnvRoutesSocket as /{instance}/....
+	Routes bool    `json:"routes,omitempty"`
+	Doc    string  `json:"doc,omitempty"`
+	Fields []Field `json:"fields,omitempty"`
 }
 
 // Field documents an argument.

@@ -41,13 +41,18 @@ func (p *Plugin) Registration(c wire.Component, name, source string) component.R
 	if doc == "" {
 		doc = fmt.Sprintf("The %s %s, served by the native plugin %s.", c.Name, c.Class, p.label())
 	}
+	var services []string
+	if c.Routes {
+		services = []string{"http"}
+	}
 	return component.Registration{
-		Name:        name,
-		Schema:      s,
-		Doc:         doc,
-		Source:      source,
-		Fingerprint: "native:" + p.sum,
-		Accepts:     s.accepts,
+		Name:          name,
+		NeedsServices: services,
+		Schema:        s,
+		Doc:           doc,
+		Source:        source,
+		Fingerprint:   "native:" + p.sum,
+		Accepts:       s.accepts,
 		Build: func(opts component.Options, args component.Arguments) (component.Component, error) {
 			a, ok := args.(Args)
 			if !ok {
@@ -345,8 +350,13 @@ func (px *proxy) Run(ctx context.Context) error {
 	px.mu.Unlock()
 	px.p.addInstance(px)
 	defer px.p.removeInstance(px)
+	unregister, err := px.serveRoutes()
+	if err != nil {
+		return fmt.Errorf("serving the routes of %s: %w", px.opts.ID, err)
+	}
+	defer unregister()
 	startCtx, cancel := context.WithTimeout(ctx, px.p.m.opts.StartTimeout+checkTimeout)
-	_, err := px.ensureStarted(startCtx)
+	_, err = px.ensureStarted(startCtx)
 	cancel()
 	if err != nil && ctx.Err() == nil {
 		var fe startError

@@ -49,6 +49,9 @@ type Manager struct {
 	byFile  map[fileKey]string // a file as last seen -> its sha256
 	closed  bool
 	counter uint64 // makes instance ids unique
+	// routesDir holds the plugins' route sockets, once one needs it.
+	routesDir string
+	sockets   int
 }
 
 // fileKey identifies a file's content cheaply: path, size and mtime.
@@ -147,6 +150,12 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	for _, p := range ps {
 		p.close()
+	}
+	m.mu.Lock()
+	dir := m.routesDir
+	m.mu.Unlock()
+	if dir != "" {
+		_ = os.RemoveAll(dir)
 	}
 }
 

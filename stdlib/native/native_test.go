@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -324,4 +327,99 @@ func TestDiedHealthSaysWhy(t *testing.T) {
 func componentOptions(in *dataplane.Consumer) component.Options {
 	return component.Options{ID: "otelcol.processor.tag.t", Logger: slog.Default(),
 		OnStateChange: func(e component.Exports) { *in = e.(dataplane.Exports).Input }}
+}
+
+// fakeRoutes stands for the http service's data: it keeps the handler a
+// component registers.
+type fakeRoutes struct {
+	mu sync.Mutex
+	h  map[string]http.Handler
+}
+
+func (f *fakeRoutes) Handle(id string, h http.Handler) (func(), error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.h[id] = h
+	return func() {
+		f.mu.Lock()
+		delete(f.h, id)
+		f.mu.Unlock()
+	}, nil
+}
+
+func (f *fakeRoutes) get(t *testing.T, id, path string) (int, string) {
+	t.Helper()
+	f.mu.Lock()
+	h := f.h[id]
+	f.mu.Unlock()
+	if h == nil {
+		t.Fatalf("%s registered no routes", id)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	return rec.Code, rec.Body.String()
+}
+
+// A plugin component's routes are proxied to its process, and answer 503
+// with the reason while the process is down.
+func TestRoutesProxiedToPlugin(t *testing.T) {
+	m := newManager(t, nil)
+	p, err := m.Open(examplePlugin, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := component0(t, p, "otelcol.processor.tag")
+	reg := p.Registration(c, c.Name, "plugin example")
+	if !slices.Equal(reg.NeedsServices, []string{"http"}) {
+		t.Fatalf("NeedsServices = %v, want [http]", reg.NeedsServices)
+	}
+	routes := &fakeRoutes{h: map[string]http.Handler{}}
+	args, err := reg.DecodeArgs(map[string]any{"key": "team", "value": "a", "output": map[string]any{"traces": []any{dataplane.Consumer(&sink{})}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in dataplane.Consumer
+	opts := componentOptions(&in)
+	opts.GetServiceData = func(name string) (any, error) {
+		if name != "http" {
+			return nil, fmt.Errorf("no service %q", name)
+		}
+		return routes, nil
+	}
+	comp, err := reg.Build(opts, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- comp.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	waitHealth(t, comp, component.HealthHealthy)
+	if err := in.ConsumeTraces(context.Background(), traces(1)); err != nil {
+		t.Fatal(err)
+	}
+	code, body := routes.get(t, opts.ID, "/stats")
+	if code != http.StatusOK || !strings.Contains(body, `"tagged":1`) {
+		t.Fatalf("GET /stats: %d %q", code, body)
+	}
+	if code, _ := routes.get(t, opts.ID, "/nothing"); code != http.StatusNotFound {
+		t.Fatalf("GET /nothing: %d, want 404 from the plugin", code)
+	}
+
+	// Down for three seconds: the restart's backoff.
+	p.mu.Lock()
+	p.backoff = 3 * time.Second
+	p.mu.Unlock()
+	if err := syscall.Kill(p.pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitHealth(t, comp, component.HealthUnhealthy)
+	code, body = routes.get(t, opts.ID, "/stats")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "plugin example exited") {
+		t.Fatalf("GET /stats while the plugin is down: %d %q, want 503 saying why", code, body)
+	}
+	waitHealth(t, comp, component.HealthHealthy)
+	if code, body := routes.get(t, opts.ID, "/stats"); code != http.StatusOK {
+		t.Fatalf("GET /stats after the restart: %d %q", code, body)
+	}
 }

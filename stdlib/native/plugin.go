@@ -49,6 +49,8 @@ type Plugin struct {
 	// down says why the plugin is not serving: its last exit, or a
 	// failed start; "" while it serves.
 	down string
+	// socket is where its processes serve routes (routesSocket).
+	socket string
 }
 
 func newPlugin(m *Manager, path, sum string) *Plugin {
@@ -182,10 +184,13 @@ func (p *Plugin) ensure(ctx context.Context) (*process, error) {
 func (p *Plugin) spawn() (*process, error) {
 	sum, _ := hex.DecodeString(p.sum)
 	proc := &process{exited: make(chan struct{}), tail: &tail{max: 20}}
+	cmd := exec.Command(p.path)
+	// go-plugin adds flowlua's own environment after this.
+	cmd.Env = []string{wire.EnvRoutesSocket + "=" + p.routesSocket()}
 	proc.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  wire.Handshake,
 		Plugins:          plugin.PluginSet{wire.PluginName: &wire.HostPlugin{}},
-		Cmd:              exec.Command(p.path),
+		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     p.m.opts.StartTimeout,
 		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
