@@ -9,6 +9,7 @@ require (
 	github.com/hashicorp/go-plugin v1.8.0
 	go.opentelemetry.io/collector/client v1.71.0
 	go.opentelemetry.io/collector/component v1.71.0
+	go.opentelemetry.io/collector/config/configopaque v1.71.0
 	go.opentelemetry.io/collector/confmap v1.71.0
 	go.opentelemetry.io/collector/consumer v1.71.0
 	go.opentelemetry.io/collector/consumer/consumererror v0.165.0

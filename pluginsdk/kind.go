@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/flowlua/flowlua/pluginsdk/confshape"
 	"github.com/flowlua/flowlua/pluginsdk/wire"
 )
 
@@ -173,7 +174,10 @@ func isZero(v any) bool {
 // factory's defaults with the values unmarshalled over them, validated.
 func (k *kind) decode(values map[string]any) (component.Config, []wire.FieldError) {
 	cfg := k.factory.CreateDefaultConfig()
-	if err := confmap.NewFromStringMap(values).Unmarshal(cfg); err != nil {
+	// Lua's {} is an empty table and an empty list: make it what each
+	// field takes, as the built-in adapter does.
+	shaped, _ := confshape.Shape(values, reflect.TypeOf(cfg)).(map[string]any)
+	if err := confmap.NewFromStringMap(shaped).Unmarshal(cfg); err != nil {
 		return nil, unmarshalErrors(err, strings.TrimPrefix(fmt.Sprintf("%T", cfg), "*"))
 	}
 	if v, ok := cfg.(interface{ Validate() error }); ok {

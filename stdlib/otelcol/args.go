@@ -247,11 +247,11 @@ func withStrings(cfg component.Config, paths []string, s string) (component.Conf
 // is already a copy, copying the structs it goes through.
 func setString(v reflect.Value, keys []string, s string) bool {
 	for _, f := range configFields(v.Type()) {
-		if f.key != keys[0] {
+		if f.Key != keys[0] {
 			continue
 		}
 		fv := v
-		for i, idx := range f.index {
+		for i, idx := range f.Index {
 			if i > 0 && fv.Kind() != reflect.Struct {
 				return false // squashed through a pointer
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
+	"github.com/flowlua/flowlua/pluginsdk/confshape"
 )
 
 var _ decode.Describer = (*Args)(nil)
@@ -71,7 +72,7 @@ func (d *describer) fields(prefix string, v reflect.Value) {
 	defer delete(d.active, v.Type())
 	for _, f := range configFields(v.Type()) {
 		n := len(d.out)
-		d.field(joinPath(prefix, f.key), fieldValue(v, f))
+		d.field(joinPath(prefix, f.Key), fieldValue(v, f))
 		if doc := fieldDoc(v.Type(), f); doc != "" && d.out[n].Doc == "" {
 			d.out[n].Doc = doc
 		}
@@ -212,6 +213,4 @@ func formatDefault(v reflect.Value) string {
 
 // isMapList reports whether t is configopaque.MapList, a list of
 // name/value pairs that configs write as a table (headers).
-func isMapList(t reflect.Type) bool {
-	return t.PkgPath() == "go.opentelemetry.io/collector/config/configopaque" && t.Name() == "MapList"
-}
+func isMapList(t reflect.Type) bool { return confshape.IsMapList(t) }

@@ -251,7 +251,7 @@ func fixSquash(t reflect.Type, keys []string) []string {
 	var out []string
 	for _, k := range keys {
 		d := deref(t)
-		if sq, ok := shapeOf(d).squashed[k]; ok {
+		if sq, ok := shapeOf(d).Squashed[k]; ok {
 			t = sq
 			continue
 		}

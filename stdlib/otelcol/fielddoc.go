@@ -9,12 +9,12 @@ import "reflect"
 // field comments), or "".
 func fieldDoc(t reflect.Type, f cfgField) string {
 	owner := t
-	for i, idx := range f.index {
+	for i, idx := range f.Index {
 		owner = deref(owner)
 		if owner == nil || owner.Kind() != reflect.Struct {
 			return ""
 		}
-		if i == len(f.index)-1 {
+		if i == len(f.Index)-1 {
 			return fieldDocs()[owner.PkgPath()+"."+owner.Name()+"."+owner.Field(idx).Name]
 		}
 		owner = owner.Field(idx).Type

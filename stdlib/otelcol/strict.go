@@ -33,12 +33,12 @@ func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
 		case reflect.Struct:
 			shape := shapeOf(d)
 			m, ok := v.(map[string]any)
-			if !ok || shape.remain {
+			if !ok || shape.Remain {
 				return
 			}
 			fields := map[string]reflect.Type{}
-			for _, f := range shape.fields {
-				fields[f.key] = f.typ
+			for _, f := range shape.Fields {
+				fields[f.Key] = f.Type
 			}
 			own := ownKeys(d)
 			for _, k := range script.SortedKeys(m) {
