@@ -163,6 +163,8 @@ func sinkFor(ts *testscript.TestScript, name string) *sink {
 // otlpsink cmp NAME SIGNAL FILE [TIMES]: the sink holds exactly the
 // records of FILE (OTLP/JSON), TIMES times, whatever their batching.
 // otlpsink count NAME SIGNAL N: the sink holds exactly N records now.
+// otlpsink sum SIGNAL N NAME...: polls until the sinks hold N records in
+// all, and fails if they hold another number then.
 // otlpsink grep NAME SIGNAL REGEXP: polls until a record (one span, data
 // point or log record as OTLP/JSON with its resource) matches REGEXP.
 func cmdOTLPSink(ts *testscript.TestScript, neg bool, args []string) {
@@ -239,6 +241,30 @@ func cmdOTLPSink(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("no %s record of sink %s matches %s; it holds %d:\n%s", args[2], args[1], args[3], len(recs), strings.Join(recs, "\n"))
 			}
 			time.Sleep(20 * time.Millisecond)
+		}
+	case "sum":
+		if len(args) < 4 {
+			ts.Fatalf("usage: otlpsink sum SIGNAL N NAME...")
+		}
+		want, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		var ss []*sink
+		for _, name := range args[3:] {
+			ss = append(ss, sinkFor(ts, name))
+		}
+		total := func() int {
+			n := 0
+			for _, s := range ss {
+				n += len(s.records(args[1]))
+			}
+			return n
+		}
+		deadline := time.Now().Add(waitLimit)
+		for total() < want && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if got := total(); got != want {
+			ts.Fatalf("sinks %v hold %d %s records in all, want %d", args[3:], got, args[1], want)
 		}
 	case "count":
 		if len(args) != 4 {

@@ -66,9 +66,25 @@ var notAtRelease = []string{
 	"otelcol.receiver.redis",
 }
 
+// servedByPlugin are the names of notAtRelease that a first-party native
+// plugin pinned to another release serves (plugins/), by plugin.
+var servedByPlugin = map[string]string{
+	"otelcol.exporter.load_balancing":      "cloud",
+	"otelcol.exporter.loadbalancing":       "cloud",
+	"otelcol.processor.resource_detection": "cloud",
+	"otelcol.processor.resourcedetection":  "cloud",
+}
+
 // registerNotAtRelease registers the names of notAtRelease.
 func registerNotAtRelease() {
-	registerMissing(fmt.Sprintf("its module is not available at the collector release flowlua is built with (%s)", collectorRelease), notAtRelease...)
+	why := fmt.Sprintf("its module is not available at the collector release flowlua is built with (%s)", collectorRelease)
+	for _, name := range notAtRelease {
+		if p, ok := servedByPlugin[name]; ok {
+			registerMissing(fmt.Sprintf("%s; the native plugin %s serves it: put bin/plugins/%s (make build) in plugins/ beside flowlua or the script, or in --plugins.path", why, p, p), name)
+			continue
+		}
+		registerMissing(why, name)
+	}
 }
 
 // registerAbsent registers names (otelcol.<class>.<type>) that this build
