@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"go.opentelemetry.io/collector/component"
@@ -46,6 +47,17 @@ func (p *tagProcessor) Capabilities() consumer.Capabilities {
 func (p *tagProcessor) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if p.cfg.Value == "fail" {
 		return errors.New("told to fail")
+	}
+	if p.cfg.Value == "later" {
+		// Emits once the call has returned, with the call's context's
+		// values (context.WithoutCancel), as a component with its own
+		// schedule that keeps the client's metadata does.
+		later := context.WithoutCancel(ctx)
+		go func() {
+			time.Sleep(10 * time.Millisecond)
+			_ = p.next.ConsumeTraces(later, td)
+		}()
+		return nil
 	}
 	rs := td.ResourceSpans()
 	for i := 0; i < rs.Len(); i++ {
@@ -250,5 +262,68 @@ func TestStartRefusesBadValues(t *testing.T) {
 	r := call[wire.Result](t, c, wire.MethodStart, wire.StartRequest{Instance: "x", Name: "otelcol.processor.tag", Values: map[string]any{"key": ""}, Outputs: []string{"traces"}, HostBroker: host})
 	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Message, "key must not be empty") {
 		t.Fatalf("start with a bad key: %+v", r.Errors)
+	}
+}
+
+// A host that reads answers gets what the processor emitted during the
+// call in the answer, and nothing through its callback; what is emitted
+// after the call still reaches the callback.
+func TestOutputInAnswer(t *testing.T) {
+	c, host, got := connect(t)
+	const id = "otelcol.processor.tag.t"
+	if r := call[wire.Result](t, c, wire.MethodStart, wire.StartRequest{Instance: id, Name: "otelcol.processor.tag", Values: map[string]any{"value": "one"}, Outputs: []string{"traces"}, HostBroker: host}); len(r.Errors) > 0 {
+		t.Fatalf("start: %+v", r.Errors)
+	}
+	answer := func() []byte {
+		t.Helper()
+		b, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(spans(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := metadata.AppendToOutgoingContext(context.Background(), wire.MetaInstance, id, wire.MetaSignal, "traces", wire.MetaReturnOutput, "1")
+		out := new(wire.Frame)
+		if err := c.Conn.Invoke(ctx, "/"+wire.PluginService+"/"+wire.MethodConsume, &wire.Frame{Value: b}, out, grpc.ForceCodecV2(wire.Codec{})); err != nil {
+			t.Fatalf("consume: %v", err)
+		}
+		return out.Value
+	}
+	var n int
+	err := wire.DecodeOutputs(answer(), func(sig string, b []byte) error {
+		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(b)
+		if err != nil {
+			return err
+		}
+		if sig != "traces" {
+			t.Errorf("signal %q", sig)
+		}
+		v, _ := td.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).Attributes().Get("tagged")
+		if v.Str() != "one" {
+			t.Errorf("tagged = %q", v.Str())
+		}
+		n += td.SpanCount()
+		return nil
+	})
+	if err != nil || n != 4 {
+		t.Fatalf("the answer held %d spans (%v), want 4", n, err)
+	}
+	select {
+	case r := <-got:
+		t.Fatalf("the callback got %d spans too", r.traces.SpanCount())
+	default:
+	}
+
+	if r := call[wire.Result](t, c, wire.MethodUpdate, wire.UpdateRequest{Instance: id, Values: map[string]any{"value": "later"}, Outputs: []string{"traces"}}); len(r.Errors) > 0 {
+		t.Fatalf("update: %+v", r.Errors)
+	}
+	if out := answer(); len(out) != 0 {
+		t.Fatalf("the answer holds %d bytes; the processor emitted nothing during the call", len(out))
+	}
+	select {
+	case r := <-got:
+		if r.traces.SpanCount() != 4 {
+			t.Fatalf("the callback got %d spans, want 4", r.traces.SpanCount())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("what the processor emitted after the call never reached the host")
 	}
 }
