@@ -90,7 +90,8 @@ func Load(path string, opts Options) (*script.Script, *component.Registry, error
 }
 
 // servesNewNames reports whether after has names outside before that
-// are not under a declared namespace.
+// the script's first run could not know: names not directly under a
+// declared namespace.
 func servesNewNames(after, before *component.Registry, decls []script.Plugin) bool {
 	for _, name := range after.Names() {
 		if _, ok := before.Get(name); ok {
@@ -98,7 +99,10 @@ func servesNewNames(after, before *component.Registry, decls []script.Plugin) bo
 		}
 		under := false
 		for _, d := range decls {
-			if strings.HasPrefix(name, d.Namespace+".") {
+			// The script's first run knows one level below a declared
+			// namespace (a Lua plugin's ns.<type>); a native plugin's
+			// ns.<class>.<type> needs the run that knows it.
+			if rest, ok := strings.CutPrefix(name, d.Namespace+"."); ok && !strings.Contains(rest, ".") {
 				under = true
 				break
 			}

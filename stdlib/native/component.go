@@ -28,6 +28,7 @@ import (
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/pluginsdk/wire"
+	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
 )
 
 // checkTimeout bounds a Check call (it may start the plugin).
@@ -564,19 +565,19 @@ func (px *proxy) deliver(ctx context.Context, signal string, b []byte) error {
 	px.mu.Unlock()
 	switch signal {
 	case "traces":
-		td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(b)
+		td, err := pluginOutput.UnmarshalTraces(b)
 		if err != nil {
 			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's traces: %w", err))
 		}
 		return outT.ConsumeTraces(ctx, td)
 	case "metrics":
-		md, err := (&pmetric.ProtoUnmarshaler{}).UnmarshalMetrics(b)
+		md, err := pluginOutput.UnmarshalMetrics(b)
 		if err != nil {
 			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's metrics: %w", err))
 		}
 		return outM.ConsumeMetrics(ctx, md)
 	case "logs":
-		ld, err := (&plog.ProtoUnmarshaler{}).UnmarshalLogs(b)
+		ld, err := pluginOutput.UnmarshalLogs(b)
 		if err != nil {
 			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's logs: %w", err))
 		}
@@ -584,6 +585,10 @@ func (px *proxy) deliver(ctx context.Context, signal string, b []byte) error {
 	}
 	return consumererror.NewPermanent(fmt.Errorf("unknown signal %q", signal))
 }
+
+// pluginOutput decodes the batches a plugin sends, with the OTLP
+// receiver's fast decoder (otlpwire), not pdata's slower one.
+var pluginOutput = otlpwire.NewUnmarshaler(true)
 
 // input is the `input` export of a plugin processor or exporter: it
 // encodes each batch and sends it to the instance.

@@ -68,8 +68,18 @@ func buildTools(benchDir string) error {
 			return err
 		}
 	}
-	return nil
+	// The native plugin of pipelines/plugin-attributes.lua, a module of
+	// its own, built as make build builds flowlua's plugins.
+	out, err := filepath.Abs(filepath.Join(benchDir, nativePluginBin))
+	if err != nil {
+		return err
+	}
+	return run(filepath.Join(benchDir, "nativeplugin"), []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
 }
+
+// nativePluginBin is where pipelines/plugin-attributes.lua finds the
+// bench's native plugin.
+const nativePluginBin = ".build/plugins/attributes"
 
 // configHash identifies a collector build: the builder version and the
 // builder configuration.

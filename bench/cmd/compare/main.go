@@ -104,7 +104,7 @@ type measurement struct {
 	Rep      int         `json:"rep"`
 	// Items is what the load generator sent and the sink counted.
 	Items int64 `json:"items"`
-	// CPUSeconds is the system's utime+stime from startup done to drained.
+	// CPUSeconds is the system's utime+stime, with its child processes', from startup done to drained.
 	CPUSeconds float64 `json:"cpu_seconds"`
 	// ItemsPerCPUSecond is Items / CPUSeconds.
 	ItemsPerCPUSecond float64 `json:"items_per_cpu_second"`
@@ -616,7 +616,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 	}
 	m.StartupMS = float64(time.Since(t0).Microseconds()) / 1000
 	pid := sut.cmd.Process.Pid
-	cpu0, err := cpuSeconds(pid)
+	cpu0, err := treeCPUSeconds(pid)
 	if err != nil {
 		return m, err
 	}
@@ -686,7 +686,7 @@ func measure(ctx context.Context, o *options, sys, pipeline string, sig wire.Sig
 		return m, fmt.Errorf("%w (sink has %d of %d items)", err, last, res.Items)
 	}
 	m.WallSeconds = time.Since(tLoad).Seconds()
-	cpu1, err := cpuSeconds(pid)
+	cpu1, err := treeCPUSeconds(pid)
 	if err != nil {
 		return m, err
 	}

@@ -45,9 +45,82 @@ func cpuSeconds(pid int) (float64, error) {
 	return float64(ut+st) / userHZ, nil
 }
 
+// treeCPUSeconds is cpuSeconds of pid and of its children: those it has
+// waited for (cutime and cstime) and those still running, such as
+// flowlua's native plugin processes, whose work is the system's.
+func treeCPUSeconds(pid int) (float64, error) {
+	total, err := cpuSeconds(pid)
+	if err != nil {
+		return 0, err
+	}
+	f, err := statFields(pid)
+	if err != nil {
+		return 0, err
+	}
+	cut, err1 := strconv.ParseUint(f[13], 10, 64)
+	cst, err2 := strconv.ParseUint(f[14], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	total += float64(cut+cst) / userHZ
+	for _, child := range children(pid) {
+		if c, err := cpuSeconds(child); err == nil {
+			total += c
+		}
+	}
+	return total, nil
+}
+
+// statFields returns the fields of /proc/PID/stat after the command name:
+// f[0] is field 3.
+func statFields(pid int) ([]string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil, errors.New("malformed /proc/PID/stat")
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 15 {
+		return nil, errors.New("short /proc/PID/stat")
+	}
+	return f, nil
+}
+
+// children returns the processes whose parent is pid.
+func children(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if f, err := statFields(child); err == nil && f[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
 // peakRSSMB returns the peak resident set size (VmHWM) of pid in MB (10^6
-// bytes).
-func peakRSSMB(pid int) (float64, error) { return statusMB(pid, "VmHWM") }
+// bytes), plus that of each child still running (a native plugin's
+// process holds its own batches).
+func peakRSSMB(pid int) (float64, error) {
+	total, err := statusMB(pid, "VmHWM")
+	if err != nil {
+		return 0, err
+	}
+	for _, child := range children(pid) {
+		if mb, err := statusMB(child, "VmHWM"); err == nil {
+			total += mb
+		}
+	}
+	return total, nil
+}
 
 // statusMB returns a kB field of /proc/PID/status (VmHWM, VmRSS, RssFile)
 // in MB (10^6 bytes).
