@@ -49,9 +49,10 @@ plugins:
 # not speed.
 # The first-party plugins build once (make plugins): the testscripts run
 # those executables ($$FLOWLUA_TEST_PLUGINS), and their vet reuses that
-# build's packages.
+# build's packages. The SDK's OTLP decoder runs here too, at the core's
+# pdata, as well as in the SDK's module at its oldest.
 test: fmt plugins
-	FLOWLUA_TEST_PLUGINS=$(CURDIR)/$(PLUGIN_DIR) $(GO) test -race -vet=all -count=1 -pgo=off -timeout 30m ./...
+	FLOWLUA_TEST_PLUGINS=$(CURDIR)/$(PLUGIN_DIR) $(GO) test -race -vet=all -count=1 -pgo=off -timeout 30m ./... github.com/flowlua/flowlua/pluginsdk/otlpwire
 	$(GO) test -count=1 -pgo=off -run '^(TestLoadMemoryBombs|TestMemoryBombs|TestGuardOvershoot|TestGuardAttribution)$$' ./luabind/...
 	$(GO) vet -pgo=off -tags grpcnotrace,flowlua_lean ./stdlib/otelcol/ ./cmd/flowlua/
 	$(GO) vet -pgo=off -tags grpcnotrace,flowlua_minimal ./stdlib/otelcol/ ./cmd/flowlua/ ./services/cluster/
@@ -108,25 +109,27 @@ bench-go:
 # decoder, the OTLP decoders (protobuf and JSON, with their depth bound)
 # and the collector-config converter (with its bound on YAML aliases).
 # Inputs that fail land in the package's
-# testdata/fuzz/<Target>/, committed with the fix; `make test` runs every
+# testdata/fuzz/<Target>/, committed with the fix (the OTLP decoders are
+# in the SDK's module, pluginsdk/); `make test` runs every
 # committed input (and the seeds) as ordinary tests.
 FUZZTIME ?= 30s
 FUZZ_TARGETS := \
 	./luabind/:FuzzLoadSource \
 	./engine/decode/:FuzzDecode \
-	./stdlib/otelcol/otlpwire/:FuzzTraces \
-	./stdlib/otelcol/otlpwire/:FuzzMetrics \
-	./stdlib/otelcol/otlpwire/:FuzzLogs \
-	./stdlib/otelcol/otlpwire/:FuzzJSONTraces \
-	./stdlib/otelcol/otlpwire/:FuzzJSONMetrics \
-	./stdlib/otelcol/otlpwire/:FuzzJSONLogs \
+	./pluginsdk/otlpwire/:FuzzTraces \
+	./pluginsdk/otlpwire/:FuzzMetrics \
+	./pluginsdk/otlpwire/:FuzzLogs \
+	./pluginsdk/otlpwire/:FuzzJSONTraces \
+	./pluginsdk/otlpwire/:FuzzJSONMetrics \
+	./pluginsdk/otlpwire/:FuzzJSONLogs \
 	./stdlib/otelcol/convert/:FuzzConvert
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		dir=.; case $$pkg in ./pluginsdk/*) dir=pluginsdk; pkg=./$${pkg#./pluginsdk/};; esac; \
+		(cd $$dir && $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg) || exit 1; \
 	done
 
 # Converts every collector config under DIRS (checkouts of the upstream

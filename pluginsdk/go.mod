@@ -19,6 +19,7 @@ require (
 	go.opentelemetry.io/collector/consumer/consumererror v0.158.0
 	go.opentelemetry.io/collector/exporter v1.64.0
 	go.opentelemetry.io/collector/pdata v1.64.0
+	go.opentelemetry.io/collector/pdata/testdata v0.158.0
 	go.opentelemetry.io/collector/processor v1.64.0
 	go.opentelemetry.io/collector/receiver v1.64.0
 	go.opentelemetry.io/otel/metric v1.47.0

@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/flowlua/flowlua/luabind/plugin"
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
+	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
 // everyOther is a plugin whose component sets user.email on the odd

@@ -27,8 +27,8 @@ import (
 	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 	"github.com/flowlua/flowlua/pluginsdk/wire"
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
 )
 
 // checkTimeout bounds a Check call (it may start the plugin).

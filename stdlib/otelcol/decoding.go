@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
+	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
 // SetOTLPDecoding sets how the otlp receivers built afterwards decode

@@ -22,7 +22,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/mem"
 
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
+	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
 // flowlua serves the OTLP/gRPC protocol of otelcol.receiver.otlp itself,

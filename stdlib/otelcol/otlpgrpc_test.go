@@ -30,7 +30,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/flowlua/flowlua/engine/component/dataplane"
-	"github.com/flowlua/flowlua/stdlib/otelcol/otlpwire"
+	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
 // grpcTestConfig is the grpc protocol both sides serve: a 1 MiB message

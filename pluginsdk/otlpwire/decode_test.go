@@ -108,11 +108,11 @@ var signals = []signal{
 
 func newDecoder() *decoder { return &decoder{strings: new(internTable)} }
 
-// example reads one of the upstream OTLP/JSON examples kept in
-// stdlib/otelcol/testdata.
+// example reads one of the upstream OTLP/JSON examples kept in the
+// repository's testdata/otlp.
 func example(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "otlp", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,10 @@ func pdataEdge(t *testing.T, signal int, kvlist bool) (edge, want int) {
 			return n - 1, want
 		}
 	}
-	t.Fatal("pdata accepts any depth")
+	// Older pdata releases have no bound (v1.64.0, which the SDK's own
+	// module builds with). make test runs this package in flowlua's
+	// module too, at the pdata release whose edge the bound matches.
+	t.Skip("this pdata accepts any depth: otlpwire's MaxDepth is the only bound")
 	return 0, want
 }
 
