@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,18 +33,7 @@ func firstPartyPlugin(name string) (string, error) {
 			}
 			return path, nil
 		}
-		dir, err := os.MkdirTemp("", "flowlua-plugin-"+name)
-		if err != nil {
-			return "", err
-		}
-		out := filepath.Join(dir, name)
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
-		cmd.Dir = filepath.Join("..", "..", "plugins", name)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("building plugins/%s: %v\n%s", name, err, b)
-		}
-		return out, nil
+		return buildPlugin(filepath.Join("..", "..", "plugins", name), name)
 	}))
 	return f.(func() (string, error))()
 }
@@ -58,11 +46,7 @@ func cmdFirstParty(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	src, err := firstPartyPlugin(args[0])
 	ts.Check(err)
-	b, err := os.ReadFile(src)
-	ts.Check(err)
-	dest := ts.MkAbs(args[1])
-	ts.Check(os.MkdirAll(filepath.Dir(dest), 0o755))
-	ts.Check(os.WriteFile(dest, b, 0o755))
+	install(ts, src, args[1], 0)
 }
 
 // fakek8s FILE: starts a Kubernetes API server that answers list and watch

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,27 +22,24 @@ func init() {
 
 // examplePlugin builds examples/plugin once per test binary.
 var examplePlugin = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "flowlua-example-plugin")
+	return buildPlugin(filepath.Join("..", "..", "examples", "plugin"), "example")
+})
+
+// buildPlugin builds the plugin module in dir, as make build builds
+// plugins, into a new temporary directory as name.
+func buildPlugin(dir, name string) (string, error) {
+	tmp, err := os.MkdirTemp("", "flowlua-plugin-"+name)
 	if err != nil {
 		return "", err
 	}
-	out := filepath.Join(dir, "example")
-	cmd := exec.Command("go", "build", "-o", out, ".")
-	cmd.Dir = filepath.Join("..", "..", "examples", "plugin")
+	out := filepath.Join(tmp, name)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, ".")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", &buildError{err: err, out: string(b)}
+		return "", fmt.Errorf("building %s: %v\n%s", dir, err, b)
 	}
 	return out, nil
-})
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string {
-	return "building examples/plugin: " + e.err.Error() + "\n" + e.out
 }
 
 // nativeplugin [-variant N] DEST: copies the example native plugin
@@ -59,12 +57,18 @@ func cmdNativePlugin(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	src, err := examplePlugin()
 	ts.Check(err)
+	install(ts, src, args[0], variant)
+}
+
+// install copies the executable src to dest in $WORK, with pad bytes
+// appended: a new file, renamed over the old one, as an installer
+// replaces it.
+func install(ts *testscript.TestScript, src, dest string, pad int) {
 	b, err := os.ReadFile(src)
 	ts.Check(err)
-	b = append(b, make([]byte, variant)...)
-	dest := ts.MkAbs(args[0])
+	b = append(b, make([]byte, pad)...)
+	dest = ts.MkAbs(dest)
 	ts.Check(os.MkdirAll(filepath.Dir(dest), 0o755))
-	// A new file, renamed over the old one, as an installer replaces it.
 	tmp := dest + ".tmp"
 	ts.Check(os.WriteFile(tmp, b, 0o755))
 	ts.Check(os.Rename(tmp, dest))

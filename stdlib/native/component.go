@@ -136,7 +136,7 @@ func (s *schema) DecodeArgs(v any) (any, error) {
 	for _, k := range script.SortedKeys(m) {
 		val := m[k]
 		if k == "output" && s.hasOutput() {
-			errs = append(errs, s.decodeOutput(val, &a.Output)...)
+			errs = append(errs, component.DecodeOutput(val, &a.Output, s.c.Name, s.supports)...)
 			continue
 		}
 		pv, keep, perr := plain(k, val)
@@ -159,34 +159,6 @@ func (s *schema) DecodeArgs(v any) (any, error) {
 		}
 	}
 	return a, nil
-}
-
-func (s *schema) decodeOutput(v any, out *dataplane.Output) decode.Errors {
-	var errs decode.Errors
-	if err := decode.Decode(v, out); err != nil {
-		var des decode.Errors
-		var de *decode.Error
-		switch {
-		case errors.As(err, &des):
-		case errors.As(err, &de):
-			des = decode.Errors{de}
-		default:
-			des = decode.Errors{{Message: err.Error()}}
-		}
-		for _, e := range des {
-			path := "output"
-			if e.Path != "" {
-				path += "." + e.Path
-			}
-			errs = append(errs, &decode.Error{Path: path, Message: e.Message, Key: e.Key})
-		}
-	}
-	for _, sig := range dataplane.AllSignals {
-		if len(out.Consumers(sig)) > 0 && !s.supports(sig) {
-			errs = append(errs, decode.Errorf("output."+sig.String(), "%s does not produce %s", s.c.Name, sig))
-		}
-	}
-	return errs
 }
 
 // check runs the component's decoding and Validate inside the plugin.

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 
+	flowcomp "github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 )
@@ -100,7 +101,7 @@ func decodeArgs(k *kind, v any) (decoded, error) {
 				ov, d.routes, rerrs = splitRoutes(k, ov)
 				errs = append(errs, rerrs...)
 			}
-			errs = append(errs, decodeOutput(k, ov, &d.output)...)
+			errs = append(errs, flowcomp.DecodeOutput(ov, &d.output, k.name, func(s dataplane.Signal) bool { return k.produces[s] })...)
 			m = maps.Clone(m)
 			delete(m, "output")
 		}
@@ -138,33 +139,6 @@ func asTable(v any) (map[string]any, error) {
 		}
 	}
 	return nil, decode.Errorf("", "expected table, got %s", luaType(v))
-}
-
-// decodeOutput decodes `output` with flowlua's decoder (which knows
-// consumers and placeholders) and checks that the component handles the
-// signals given consumers.
-func decodeOutput(k *kind, v any, out *dataplane.Output) decode.Errors {
-	var errs decode.Errors
-	if err := decode.Decode(v, out); err != nil {
-		var des decode.Errors
-		switch e := err.(type) {
-		case decode.Errors:
-			des = e
-		case *decode.Error:
-			des = decode.Errors{e}
-		default:
-			des = decode.Errors{{Message: err.Error()}}
-		}
-		for _, e := range des {
-			errs = append(errs, &decode.Error{Path: joinPath("output", e.Path), Message: e.Message})
-		}
-	}
-	for _, s := range dataplane.AllSignals {
-		if len(out.Consumers(s)) > 0 && !k.produces[s] {
-			errs = append(errs, decode.Errorf("output."+s.String(), "%s does not produce %s", k.name, s))
-		}
-	}
-	return errs
 }
 
 // validate runs the collector's validation of cfg. Keys that default to

@@ -12,6 +12,7 @@ import (
 
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
+	"github.com/flowlua/flowlua/pluginsdk/confshape"
 )
 
 // plainer converts evaluated script values into the plain values confmap
@@ -63,7 +64,7 @@ func (p *plainer) value(path string, v any, t reflect.Type) (any, bool) {
 		}
 		return number(v), true
 	case map[string]any:
-		if d := deref(t); len(v) == 0 && d != nil && (d.Kind() == reflect.Slice || d.Kind() == reflect.Array) && !isMapList(d) {
+		if len(v) == 0 && confshape.IsList(t) {
 			return []any{}, true // Lua's {} is both
 		}
 		return p.table(path, v, t), true

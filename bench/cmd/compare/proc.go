@@ -22,21 +22,11 @@ const userHZ = 100
 // cpuSeconds returns the CPU time (utime+stime, all threads, including those
 // that exited) the process pid has used so far.
 func cpuSeconds(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid)
 	if err != nil {
 		return 0, err
 	}
-	// The command name (field 2) may hold spaces: split after its ')'.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, errors.New("malformed /proc/PID/stat")
-	}
-	f := strings.Fields(s[i+1:])
 	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
-	if len(f) < 13 {
-		return 0, errors.New("short /proc/PID/stat")
-	}
 	ut, err1 := strconv.ParseUint(f[11], 10, 64)
 	st, err2 := strconv.ParseUint(f[12], 10, 64)
 	if err := errors.Join(err1, err2); err != nil {
@@ -49,20 +39,20 @@ func cpuSeconds(pid int) (float64, error) {
 // waited for (cutime and cstime) and those still running, such as
 // flowlua's native plugin processes, whose work is the system's.
 func treeCPUSeconds(pid int) (float64, error) {
-	total, err := cpuSeconds(pid)
-	if err != nil {
-		return 0, err
-	}
 	f, err := statFields(pid)
 	if err != nil {
 		return 0, err
 	}
-	cut, err1 := strconv.ParseUint(f[13], 10, 64)
-	cst, err2 := strconv.ParseUint(f[14], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
+	// utime, stime, cutime and cstime are fields 14 to 17.
+	var ticks uint64
+	for _, field := range f[11:15] {
+		n, err := strconv.ParseUint(field, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
 	}
-	total += float64(cut+cst) / userHZ
+	total := float64(ticks) / userHZ
 	for _, child := range children(pid) {
 		if c, err := cpuSeconds(child); err == nil {
 			total += c
@@ -71,8 +61,8 @@ func treeCPUSeconds(pid int) (float64, error) {
 	return total, nil
 }
 
-// statFields returns the fields of /proc/PID/stat after the command name:
-// f[0] is field 3.
+// statFields returns the fields of /proc/PID/stat after the command name
+// (which may hold spaces): f[0] is field 3.
 func statFields(pid int) ([]string, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
