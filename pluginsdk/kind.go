@@ -46,6 +46,8 @@ type kind struct {
 	createSignal func(ctx context.Context, set settings, cfg component.Config, signal string, next *hostConsumer) (component.Component, error)
 	// routed: its components serve HTTP routes (Plugin.Routed).
 	routed bool
+	// feed feeds its targets through files (Plugin.TargetFeeds).
+	feed TargetFeed
 }
 
 // settings are what every factory's Settings hold.
@@ -235,10 +237,15 @@ func (k *kind) create(ctx context.Context, logger *zap.Logger, broker uint32, cf
 type instance struct {
 	kind    *kind
 	broker  uint32
-	parts   []component.Component
-	traces  consumer.Traces
-	metrics consumer.Metrics
-	logs    consumer.Logs
+	outputs []string
+	// dataPath is the component's data path on the host; fed what the
+	// instance was created from when its targets are fed through files.
+	dataPath string
+	fed      *fed
+	parts    []component.Component
+	traces   consumer.Traces
+	metrics  consumer.Metrics
+	logs     consumer.Logs
 }
 
 // batches decodes the batches the host sends, with the decoder of

@@ -48,6 +48,10 @@ type Plugin struct {
 	// Routed are the types of the components that serve HTTP routes
 	// (implement Routed), which flowlua then routes requests to.
 	Routed []component.Type
+	// TargetFeeds feed the targets of the receivers of these types
+	// through files, so that a change of the targets alone keeps the
+	// receiver running (see TargetFeed).
+	TargetFeeds map[component.Type]TargetFeed
 }
 
 // Serve serves p to the flowlua process that started this executable, and

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"sort"
 	"sync"
 
@@ -63,6 +64,9 @@ func newServer(p Plugin) *server {
 			if k.factory.Type() == t {
 				k.routed = true
 			}
+		}
+		if k.class == "receiver" {
+			k.feed = p.TargetFeeds[k.factory.Type()]
 		}
 	}
 	return s
@@ -147,16 +151,24 @@ func (s *server) start(ctx context.Context, req wire.StartRequest) wire.Result {
 	if old != nil {
 		_ = old.shutdown(ctx)
 	}
+	cfg, f, err := k.feedTargets(req.Values, cfg, req.DataPath)
+	if err != nil {
+		return failed("%v", err)
+	}
 	inst, err := k.create(context.Background(), s.logger, req.HostBroker, cfg, req.Outputs, &hostConsumer{conn: conn, instance: req.Instance})
 	if err != nil {
 		return failed("%v", err)
 	}
+	inst.outputs, inst.dataPath, inst.fed = slices.Clone(req.Outputs), req.DataPath, f
 	s.mu.Lock()
 	s.instances[req.Instance] = inst
 	s.mu.Unlock()
 	return wire.Result{}
 }
 
+// update applies new values: when they differ from the running
+// instance's in targets fed through files alone, by writing the files
+// (the instance keeps running); otherwise by starting it anew.
 func (s *server) update(ctx context.Context, req wire.UpdateRequest) wire.Result {
 	s.mu.Lock()
 	inst := s.instances[req.Instance]
@@ -164,7 +176,20 @@ func (s *server) update(ctx context.Context, req wire.UpdateRequest) wire.Result
 	if inst == nil {
 		return failed("no instance %s", req.Instance)
 	}
-	return s.start(ctx, wire.StartRequest{Instance: req.Instance, Name: inst.kind.name, Values: req.Values, Outputs: req.Outputs, HostBroker: inst.broker})
+	if inst.fed != nil {
+		cfg, errs := inst.kind.decode(req.Values)
+		if len(errs) > 0 {
+			return wire.Result{Errors: errs}
+		}
+		kept, err := inst.kind.retarget(inst, req.Values, cfg, req.Outputs)
+		if err != nil {
+			return failed("%v", err)
+		}
+		if kept {
+			return wire.Result{}
+		}
+	}
+	return s.start(ctx, wire.StartRequest{Instance: req.Instance, Name: inst.kind.name, Values: req.Values, Outputs: req.Outputs, HostBroker: inst.broker, DataPath: inst.dataPath})
 }
 
 func (s *server) stop(ctx context.Context, req wire.StopRequest) wire.Result {

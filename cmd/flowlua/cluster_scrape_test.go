@@ -204,7 +204,8 @@ otelcol.exporter.debug "d" { use_internal_logger = false }
 // runs script, with NODE set to its name.
 func startScrapeNode(t *testing.T, bin, name, script string, join []string) *node {
 	t.Helper()
-	return startClusterNode(t, bin, name, script, join, 60*time.Second, func(string) []string {
+	return startClusterNode(t, bin, name, script, join, 60*time.Second, func(dir string) []string {
+		linkFirstParty(t, dir, "prometheus") // the script's plugins/ serves the receiver
 		return []string{"NODE=" + name, "FLOWLUA_LOG_LEVEL=info"}
 	})
 }

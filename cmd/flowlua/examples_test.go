@@ -21,11 +21,16 @@ func TestExamples(t *testing.T) {
 }
 
 // TestExamplesCheck checks every pipeline of examples/ as `flowlua check`
-// does (in this process: checking starts nothing).
+// does (in this process: checking starts nothing), with the first-party
+// plugins found as bin/flowlua finds them beside it.
 func TestExamplesCheck(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*.lua")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
+	}
+	prom, err := firstPartyPlugin("prometheus")
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.lua") {
@@ -33,7 +38,7 @@ func TestExamplesCheck(t *testing.T) {
 		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := Main([]string{"check", f}, &stdout, &stderr); code != 0 {
+			if code := Main([]string{"check", "--plugins.path=" + filepath.Dir(prom), f}, &stdout, &stderr); code != 0 {
 				t.Errorf("flowlua check %s: exit %d\n%s%s", f, code, stdout.String(), stderr.String())
 			}
 		})

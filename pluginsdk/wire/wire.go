@@ -140,6 +140,9 @@ type StartRequest struct {
 	Outputs []string `json:"outputs,omitempty"`
 	// HostBroker is the go-plugin broker id of the host's callback service.
 	HostBroker uint32 `json:"host_broker"`
+	// DataPath is a directory the instance may keep files in (the
+	// component's data path on the host); "" when it has none.
+	DataPath string `json:"data_path,omitempty"`
 }
 
 // UpdateRequest applies new values to a running instance.

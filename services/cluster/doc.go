@@ -34,8 +34,4 @@
 // (api.go): to members only, at their own address, one hop at most,
 // without the caller's credentials, over TLS when the http service
 // serves TLS.
-//
-// The gossip lives in gossip.go; the flowlua_minimal build leaves it out
-// (gossip_minimal.go): there the service is always the single node, and
-// --cluster.enabled is refused.
 package cluster

@@ -1,5 +1,3 @@
-//go:build !flowlua_minimal
-
 package cluster
 
 import (
@@ -15,10 +13,6 @@ import (
 
 	"github.com/hashicorp/memberlist"
 )
-
-// gossipBuilt reports whether this build can join a cluster (the
-// flowlua_minimal build cannot: gossip_minimal.go).
-const gossipBuilt = true
 
 // membership is the gossip of a node with clustering on: the memberlist
 // and its transport, set when Run starts them.

@@ -1,5 +1,3 @@
-//go:build !flowlua_minimal
-
 package cluster
 
 import (

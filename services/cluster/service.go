@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -47,10 +46,6 @@ const (
 	rejoinEvery    = 2 * time.Second
 	rejoinAll      = time.Minute
 )
-
-// errNoGossip is the error of --cluster.enabled in a build without gossip
-// (gossipBuilt false).
-var errNoGossip = errors.New("--cluster.enabled: clustering is not in this build of flowlua (built with -tags flowlua_minimal); the default and flowlua_lean builds have it")
 
 // Service is the cluster service.
 type Service struct {
@@ -142,9 +137,6 @@ func New(opts services.Options) (*Service, error) {
 		s.peers[self] = &peer{Name: self, State: "alive", HTTPAddr: opts.HTTPListenAddr, LastSeen: time.Now(), Since: time.Now()}
 		s.metrics = newClusterMetrics(s, opts.Registerer)
 		return s, nil
-	}
-	if !gossipBuilt {
-		return nil, errNoGossip
 	}
 	if co.ListenAddr == "" {
 		return nil, fmt.Errorf("cluster: --cluster.listen-addr is empty")

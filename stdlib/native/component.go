@@ -379,7 +379,7 @@ func (px *proxy) ensureStarted(ctx context.Context) (*process, error) {
 	if !px.running {
 		return nil, status.Error(codes.Unavailable, "the component is not running")
 	}
-	req := wire.StartRequest{Instance: px.wireID, Name: px.c.Name, Values: px.args.Values, Outputs: px.outputs(), HostBroker: proc.hostID}
+	req := wire.StartRequest{Instance: px.wireID, Name: px.c.Name, Values: px.args.Values, Outputs: px.outputs(), HostBroker: proc.hostID, DataPath: px.opts.DataPath}
 	var res wire.Result
 	if err := proc.call(ctx, wire.MethodStart, req, &res); err != nil {
 		return nil, fmt.Errorf("starting %s in plugin %s: %w", px.opts.ID, px.p.label(), err)

@@ -10,43 +10,6 @@ import (
 	"github.com/flowlua/flowlua/engine/decode"
 )
 
-// The names of the components each smaller build leaves out (aliases
-// included), registered by components_absent_*.go in those builds.
-// TestSmallerBuilds (cmd/flowlua) requires every build to list the same
-// names as the default build, so a component added to
-// components_standard.go or components_full.go must be added here.
-var (
-	// leftOutByLean are the components of components_full.go.
-	leftOutByLean = []string{
-		"otelcol.receiver.prometheus",
-	}
-	// leftOutByMinimal are the components of components_standard.go.
-	leftOutByMinimal = []string{
-		"otelcol.receiver.file_log",
-		"otelcol.receiver.filelog",
-		"otelcol.receiver.host_metrics",
-		"otelcol.receiver.hostmetrics",
-		"otelcol.receiver.kafka",
-		"otelcol.receiver.journald",
-		"otelcol.processor.probabilistic_sampler",
-		"otelcol.processor.tail_sampling",
-		"otelcol.processor.redaction",
-		"otelcol.processor.cumulative_to_delta",
-		"otelcol.processor.cumulativetodelta",
-		"otelcol.exporter.file",
-		"otelcol.exporter.prometheus",
-		"otelcol.exporter.prometheus_remote_write",
-		"otelcol.exporter.prometheusremotewrite",
-		"otelcol.exporter.kafka",
-		"otelcol.connector.count",
-		"otelcol.connector.span_metrics",
-		"otelcol.connector.spanmetrics",
-		"otelcol.extension.file_storage",
-		"otelcol.extension.basicauth",
-		"otelcol.extension.bearertokenauth",
-	}
-)
-
 // notAtRelease are the components flowlua hosted at the collector's
 // v0.158.0 whose modules the Go module proxy does not serve at
 // collectorRelease: the routing and service graph connectors', the
@@ -66,6 +29,13 @@ var notAtRelease = []string{
 	"otelcol.receiver.redis",
 }
 
+// inPlugins are the components the core leaves to its first-party native
+// plugins (plugins/) to keep its binary and its idle memory small, by
+// plugin.
+var inPlugins = map[string]string{
+	"otelcol.receiver.prometheus": "prometheus",
+}
+
 // servedByPlugin are the names of notAtRelease that a first-party native
 // plugin pinned to another release serves (plugins/), by plugin.
 var servedByPlugin = map[string]string{
@@ -75,22 +45,24 @@ var servedByPlugin = map[string]string{
 	"otelcol.processor.resourcedetection":  "cloud",
 }
 
-// registerNotAtRelease registers the names of notAtRelease.
-func registerNotAtRelease() {
+// registerAbsent registers the names of notAtRelease and inPlugins.
+func registerAbsent() {
 	why := fmt.Sprintf("its module is not available at the collector release flowlua is built with (%s)", collectorRelease)
 	for _, name := range notAtRelease {
 		if p, ok := servedByPlugin[name]; ok {
-			registerMissing(fmt.Sprintf("%s; the native plugin %s serves it: put bin/plugins/%s (make build) in plugins/ beside flowlua or the script, or in --plugins.path", why, p, p), name)
+			registerMissing(why+"; "+pluginServes(p), name)
 			continue
 		}
 		registerMissing(why, name)
 	}
+	for name, p := range inPlugins {
+		registerMissing("the core leaves it to a plugin; "+pluginServes(p), name)
+	}
 }
 
-// registerAbsent registers names (otelcol.<class>.<type>) that this build
-// leaves out.
-func registerAbsent(tags string, names ...string) {
-	registerMissing(fmt.Sprintf("built with -tags %s, which leaves it out to save memory; use the default build (make build)", tags), names...)
+// pluginServes says where to find the first-party plugin p.
+func pluginServes(p string) string {
+	return fmt.Sprintf("the native plugin %s serves it: put bin/plugins/%s (make build) in plugins/ beside flowlua or the script, or in --plugins.path", p, p)
 }
 
 // registerMissing registers names (otelcol.<class>.<type>) this flowlua

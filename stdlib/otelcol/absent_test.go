@@ -1,5 +1,3 @@
-//go:build !flowlua_minimal && !flowlua_lean
-
 package otelcol
 
 import (
@@ -9,17 +7,22 @@ import (
 	flowcomp "github.com/flowlua/flowlua/engine/component"
 )
 
-// TestLeftOutNamesAreComponents checks that every name the smaller builds
-// register as left out is a component of the default build.
-func TestLeftOutNamesAreComponents(t *testing.T) {
-	for _, name := range append(append([]string{}, leftOutByLean...), leftOutByMinimal...) {
+// TestInPluginsNamed checks that a component the core leaves to a plugin
+// is still a name, and that using it names the plugin.
+func TestInPluginsNamed(t *testing.T) {
+	for name, p := range inPlugins {
 		r, ok := flowcomp.DefaultRegistry.Get(name)
 		if !ok {
-			t.Errorf("%s is listed as left out by a smaller build but is no component of the default build", name)
+			t.Errorf("%s is not registered", name)
 			continue
 		}
-		if _, absent := r.Schema.(absentSchema); absent {
-			t.Errorf("%s is registered as left out in the default build", name)
+		if _, absent := r.Schema.(absentSchema); !absent {
+			t.Errorf("%s is registered as a real component but listed in inPlugins", name)
+			continue
+		}
+		_, err := r.Schema.DecodeArgs(map[string]any{})
+		if err == nil || !strings.Contains(err.Error(), "the native plugin "+p+" serves it") {
+			t.Errorf("%s: got %v, want an error naming the plugin %s", name, err, p)
 		}
 	}
 }

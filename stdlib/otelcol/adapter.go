@@ -143,14 +143,9 @@ func version() string {
 }
 
 // config returns the upstream config for d: the one decoding made (it is
-// not decoded again, unless its targets are fed through files: see
-// targets.go), with the data-directory keys the script left unset
+// not decoded again), with the data-directory keys the script left unset
 // pointing at the component's data path.
 func (a *adapter) config(d decoded) (component.Config, error) {
-	d, err := a.feedTargets(d) // targets.go
-	if err != nil {
-		return nil, err
-	}
 	unset := unsetDataDirs(a.k, d.values)
 	if len(unset) == 0 {
 		return d.config, nil
@@ -360,22 +355,17 @@ func (a *adapter) applyLocked(d decoded) error {
 		return nil
 	}
 
-	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config) ||
-		a.sameButTargets(a.args, d) // targets.go
+	sameConfig := reflect.DeepEqual(a.args.values, d.values) || reflect.DeepEqual(a.args.config, d.config)
 	sameConfig = sameConfig && slices.Equal(a.args.extensions, d.extensions)
 	sameConfig = sameConfig && a.args.routes.sameNames(d.routes)
 	if a.cur != nil && sameConfig && usedSignals(a.args.output) == usedSignals(d.output) {
-		if err := a.retarget(d); err != nil {
-			return err
-		}
 		a.setOutput(d)
 		a.args = d
 		return nil
 	}
 	inst, err := a.newInstance(d)
 	if err != nil {
-		_ = a.retarget(a.args) // the current instance's targets
-		return err             // the current instance keeps running
+		return err // the current instance keeps running
 	}
 	if !a.running {
 		if a.cur != nil {

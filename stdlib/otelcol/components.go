@@ -12,33 +12,42 @@ import (
 	"go.opentelemetry.io/collector/processor/memorylimiterprocessor"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 
+	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/countconnector"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/kafkaexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusremotewriteexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/basicauthextension"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/bearertokenauthextension"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/storage/filestorage"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/cumulativetodeltaprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/probabilisticsamplerprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/redactionprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourceprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/tailsamplingprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/transformprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/filelogreceiver"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/hostmetricsreceiver"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/journaldreceiver"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/kafkareceiver"
 )
 
-// The upstream components flowlua hosts, one line each, in three files by
-// what they cost a process that does not use them (every linked package
-// initialises at start, and the runtime maps in every type an interface
-// conversion names: see bench/README.md, "Like with like"):
-//
-//   - components.go, in every build: OTLP in and out, and the processors
-//     of most pipelines;
-//   - components_standard.go, left out by -tags flowlua_minimal;
-//   - components_full.go, left out by -tags flowlua_minimal or
-//     flowlua_lean: the Prometheus receiver, whose service discoveries
-//     (cloud SDKs, the Kubernetes client) are most of the binary and of
-//     its idle memory.
-//
-// The default build (make build) has all of them; a component a build
-// leaves out is still a name, whose use is an error saying so
-// (components_absent*.go), as is one whose module is not available at
-// collectorRelease (absent.go, notAtRelease). Each is named by the type its factory reports
-// (otlp_grpc); a renamed one is also registered under its deprecated type
-// name (otlp), as the collector accepts it.
+// The upstream components flowlua's core hosts, one line each: OTLP in
+// and out, the processors of most pipelines, and the components whose
+// modules weigh little. Heavier ones are served by the first-party native
+// plugins (plugins/): the Prometheus receiver, whose service discoveries
+// (cloud SDKs, the Kubernetes client) were most of the binary and of its
+// idle memory, resource detection and load balancing. Such a name is
+// still known here, whose use without the plugin is an error saying
+// which plugin serves it (absent.go), as is one whose module is not
+// available at collectorRelease. Each is named by the type its factory
+// reports (otlp_grpc); a renamed one is also registered under its
+// deprecated type name (otlp), as the collector accepts it.
 func init() {
-	registerNotAtRelease()
+	registerAbsent()
 
 	RegisterReceiver(otlpreceiver.NewFactory(), ownOTLP()) // flowlua serves its protocols (otlpreceiver.go)
 
@@ -58,4 +67,26 @@ func init() {
 	RegisterExporter(debugexporter.NewFactory())
 
 	RegisterConnector(forwardconnector.NewFactory())
+
+	RegisterReceiver(filelogreceiver.NewFactory())     // file_log, alias filelog
+	RegisterReceiver(hostmetricsreceiver.NewFactory()) // host_metrics, alias hostmetrics
+	RegisterReceiver(kafkareceiver.NewFactory())
+	RegisterReceiver(journaldreceiver.NewFactory())
+
+	RegisterProcessor(probabilisticsamplerprocessor.NewFactory())
+	RegisterProcessor(tailsamplingprocessor.NewFactory())
+	RegisterProcessor(redactionprocessor.NewFactory())
+	RegisterProcessor(cumulativetodeltaprocessor.NewFactory()) // cumulative_to_delta, alias cumulativetodelta
+
+	RegisterExporter(fileexporter.NewFactory())
+	RegisterExporter(prometheusexporter.NewFactory())
+	RegisterExporter(prometheusremotewriteexporter.NewFactory()) // prometheus_remote_write, alias prometheusremotewrite
+	RegisterExporter(kafkaexporter.NewFactory())
+
+	RegisterConnector(countconnector.NewFactory())
+	RegisterConnector(spanmetricsconnector.NewFactory()) // span_metrics, alias spanmetrics
+
+	RegisterExtension(filestorage.NewFactory(), WithDataDir("directory", "compaction.directory"))
+	RegisterExtension(basicauthextension.NewFactory())
+	RegisterExtension(bearertokenauthextension.NewFactory())
 }

@@ -189,11 +189,6 @@ type kind struct {
 	// itself (nil: none), such as the otlp receiver's http protocol
 	// (otlphttp.go). Nil for every other kind.
 	takeOver func(s settings, cfg component.Config) (component.Config, receiverPart, error)
-
-	// feed, for a receiver whose targets flowlua feeds through files
-	// (targets.go), splits the targets out of its config; nil for every
-	// other kind.
-	feed targetFeed
 }
 
 // receiverPart is what flowlua serves of a receiver instead of the

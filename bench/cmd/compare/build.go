@@ -27,7 +27,6 @@ const (
 	collectorBin  = ".build/otelcol-bench" // the binary the runner starts
 	loadgenBin    = ".build/loadgen"
 	sinkBin       = ".build/sink"
-	minimalBin    = ".build/flowlua-minimal"
 )
 
 // collectorBuild is one build of the upstream collector by the builder.
@@ -38,11 +37,13 @@ type collectorBuild struct {
 	bin    string // the binary the runner starts
 }
 
-// The collector builds: the peer with the components of flowlua's
-// minimal build (-tags flowlua_minimal), and the one with every
-// component flowlua hosts.
+// The collector builds: the one with the components of the pipelines
+// (builder-config.yaml), the peer of flowlua's core with the same
+// components, and the one with every component flowlua hosts, core and
+// plugins.
 var (
 	collectorMinimal = collectorBuild{builderConfig, "otelcol-bench", ".build/otelcol-src", collectorBin}
+	collectorCore    = collectorBuild{"collector/builder-config-core.yaml", "otelcol-core", ".build/otelcol-core-src", ".build/otelcol-core"}
 	collectorFull    = collectorBuild{"collector/builder-config-full.yaml", "otelcol-full", ".build/otelcol-full-src", ".build/otelcol-full"}
 )
 
@@ -140,14 +141,6 @@ func ensureCollector(benchDir string, c collectorBuild, force bool) error {
 	return os.WriteFile(hashFile, []byte(want+"\n"), 0o644)
 }
 
-// buildMinimal builds flowlua with -tags flowlua_minimal (the components
-// of the collector peer) from the repository the bench directory is in,
-// as `make build TAGS=flowlua_minimal` does (with grpcnotrace, Makefile).
-func buildMinimal(benchDir string) error {
-	// Static, as make build makes it and as the builder makes the collector.
-	return run(filepath.Dir(benchDir), []string{"CGO_ENABLED=0"}, "go", "build", "-tags", "flowlua_minimal,grpcnotrace", "-o", filepath.Join(benchDir, minimalBin), "./cmd/flowlua")
-}
-
 // stageBinaries copies each system's binary into .build/run and points o
 // at the copies, so that every system runs from a file written the same
 // way. How a file was written decides how its pages sit in the page
@@ -163,7 +156,7 @@ func stageBinaries(o *options) error {
 	for _, b := range []struct {
 		path *string
 		name string
-	}{{&o.collectorBin, "collector"}, {&o.collectorFullBin, "collector-full"}, {&o.flowluaBin, "flowlua"}, {&o.baselineBin, "flowlua-baseline"}, {&o.minimalBin, "flowlua-minimal"}} {
+	}{{&o.collectorBin, "collector"}, {&o.collectorCoreBin, "collector-core"}, {&o.collectorFullBin, "collector-full"}, {&o.flowluaBin, "flowlua"}, {&o.baselineBin, "flowlua-baseline"}} {
 		if *b.path == "" {
 			continue
 		}

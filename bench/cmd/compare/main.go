@@ -60,11 +60,12 @@ type options struct {
 	pin          string
 	flowluaBin   string
 	collectorBin string
-	// collectorFullBin and minimalBin are the systems collector-full
-	// (every component flowlua hosts) and flowlua-minimal (the
-	// components of the collector peer), built by the runner.
+	// collectorCoreBin and collectorFullBin are the systems
+	// collector-core (the components of flowlua's core) and
+	// collector-full (every component flowlua hosts), built by the
+	// runner.
+	collectorCoreBin string
 	collectorFullBin string
-	minimalBin       string
 	// The suite (-suite, suite.go).
 	suite          bool
 	suiteFull      bool
@@ -187,7 +188,7 @@ func parseFlags() (*options, error) {
 	flag.DurationVar(&o.profileFor, "profile-for", 8*time.Second, "length of each -cpuprofile profile, from the start of the load")
 	var suitePayloads, suiteProtocols string
 	flag.BoolVar(&o.suite, "suite", false, "measure every target figure (loads, idle, the Lua edit) and print one table (suite.go); -signals, -pipelines and -systems are ignored")
-	flag.BoolVar(&o.suiteFull, "suite-full", true, "with -suite, also compare the default flowlua build with the collector built with all its components (collector-full)")
+	flag.BoolVar(&o.suiteFull, "suite-full", true, "with -suite, also compare flowlua with the collector built with every component flowlua hosts, core and plugins (collector-full)")
 	flag.StringVar(&suitePayloads, "suite-payloads", "realistic,small,oneattr", "with -suite, the payloads of the loads")
 	flag.StringVar(&suiteProtocols, "suite-protocols", "grpc,http,http-json", "with -suite, the protocols of the loads (OTLP/HTTP ones with the realistic payload only)")
 	flag.Float64Var(&o.suiteSmallScale, "suite-small-scale", 2, "with -suite, multiply -*-items by this for the small and one-attribute payloads (their runs are short)")
@@ -196,9 +197,9 @@ func parseFlags() (*options, error) {
 	flag.Parse()
 	o.suitePayloads, o.suiteProtocols = splitList(suitePayloads), splitList(suiteProtocols)
 	if o.suite {
-		o.systems = []string{"collector", "flowlua-minimal"}
+		o.systems = []string{"collector-core", "flowlua"}
 		if o.suiteFull {
-			o.systems = append(o.systems, "collector-full", "flowlua")
+			o.systems = append(o.systems, "collector-full")
 		}
 		systems = strings.Join(o.systems, ",")
 	}
@@ -401,10 +402,10 @@ func runAll(ctx context.Context, o *options) error {
 // protobuf bodies, OTLP/HTTP with JSON bodies.
 var protocols = []string{"grpc", "http", "http-json"}
 
-var knownSystems = []string{"collector", "collector-full", "flowlua", "flowlua-baseline", "flowlua-minimal"}
+var knownSystems = []string{"collector", "collector-core", "collector-full", "flowlua", "flowlua-baseline"}
 
 // buildSystems builds what the systems of o need and o does not name: the
-// collector builds and flowlua's minimal build.
+// collector builds.
 func buildSystems(o *options) error {
 	if slices.Contains(o.systems, "collector") && o.collectorBin == "" {
 		if err := ensureCollector(o.benchDir, collectorMinimal, o.rebuild); err != nil {
@@ -418,11 +419,11 @@ func buildSystems(o *options) error {
 		}
 		o.collectorFullBin = filepath.Join(o.benchDir, collectorFull.bin)
 	}
-	if slices.Contains(o.systems, "flowlua-minimal") && o.minimalBin == "" {
-		if err := buildMinimal(o.benchDir); err != nil {
+	if slices.Contains(o.systems, "collector-core") && o.collectorCoreBin == "" {
+		if err := ensureCollector(o.benchDir, collectorCore, o.rebuild); err != nil {
 			return err
 		}
-		o.minimalBin = filepath.Join(o.benchDir, minimalBin)
+		o.collectorCoreBin = filepath.Join(o.benchDir, collectorCore.bin)
 	}
 	return nil
 }
@@ -437,19 +438,20 @@ func command(o *options, sys, p string) ([]string, error) {
 			return nil, skipError{fmt.Sprintf("no collector config for pipeline %s (%s)", p, cfg)}
 		}
 		return []string{o.collectorBin, "--config=" + cfg}, nil
-	case "collector-full":
+	case "collector-core", "collector-full":
 		cfg := filepath.Join(o.benchDir, "collector", p+".yaml")
 		if _, err := os.Stat(cfg); err != nil {
 			return nil, skipError{fmt.Sprintf("no collector config for pipeline %s (%s)", p, cfg)}
 		}
-		return []string{o.collectorFullBin, "--config=" + cfg}, nil
-	case "flowlua", "flowlua-baseline", "flowlua-minimal":
+		bin := o.collectorCoreBin
+		if sys == "collector-full" {
+			bin = o.collectorFullBin
+		}
+		return []string{bin, "--config=" + cfg}, nil
+	case "flowlua", "flowlua-baseline":
 		bin := o.flowluaBin
-		switch sys {
-		case "flowlua-baseline":
+		if sys == "flowlua-baseline" {
 			bin = o.baselineBin
-		case "flowlua-minimal":
-			bin = o.minimalBin
 		}
 		if _, err := os.Stat(bin); err != nil {
 			return nil, skipError{fmt.Sprintf("flowlua binary %s not found (set FLOWLUA_BIN or -flowlua)", bin)}
@@ -845,14 +847,13 @@ func systemEnv(recvGRPC, recvHTTP, exporter, metricsAddr string) []string {
 }
 
 // peerOf is the collector build a flowlua system is compared with: the
-// one with the same components when both are measured (flowlua with
-// collector-full, flowlua-minimal with collector), else collector.
+// one with the same components as flowlua's core (collector-core) when
+// it is measured, else collector, else collector-full.
 func peerOf(system string, systems []string) string {
-	if system == "flowlua" && slices.Contains(systems, "collector-full") {
-		return "collector-full"
-	}
-	if slices.Contains(systems, "collector") {
-		return "collector"
+	for _, peer := range []string{"collector-core", "collector", "collector-full"} {
+		if slices.Contains(systems, peer) {
+			return peer
+		}
 	}
 	return "collector-full"
 }

@@ -1,6 +1,4 @@
-//go:build !flowlua_minimal && !flowlua_lean
-
-package otelcol
+package main
 
 import (
 	"encoding/json"
@@ -18,10 +16,10 @@ import (
 	"go.opentelemetry.io/collector/component"
 )
 
-// promTargetsRefresh is how often the Prometheus receiver's file
+// targetsRefresh is how often the Prometheus receiver's file
 // discovery rereads the target files besides when fsnotify reports a
 // change (the rename that replaces one): a fallback for a missed watch.
-const promTargetsRefresh = "30s"
+const targetsRefresh = "30s"
 
 // inotifyWorks reports whether this process can watch files: the
 // Prometheus file discovery gives up on its files (and scrapes nothing)
@@ -36,7 +34,7 @@ var inotifyWorks = sync.OnceValue(func() bool {
 	return true
 })
 
-// feedPrometheusTargets is the Prometheus receiver's targetFeed: each
+// feedTargets is the Prometheus receiver's pluginsdk.TargetFeed: each
 // scrape config of `config.scrape_configs` with static_configs gets, in
 // their stead, a file_sd_configs entry reading <dir>/<job>-<hash>.json,
 // which holds the static configs' target groups (targets and labels) as
@@ -44,7 +42,7 @@ var inotifyWorks = sync.OnceValue(func() bool {
 // so that a change of its static targets alone changes the file, not the
 // receiver's config. Target groups read from a file carry the label
 // __meta_filepath (dropped after relabelling, like every __meta_ label).
-func feedPrometheusTargets(values map[string]any, cfg component.Config, dir string) (map[string]any, map[string][]byte, bool, error) {
+func feedTargets(values map[string]any, cfg component.Config, dir string) (map[string]any, map[string][]byte, bool, error) {
 	pc, ok := cfg.(*prometheusreceiver.Config)
 	if !ok || pc.PrometheusConfig == nil || strings.Contains(dir, "*") || !inotifyWorks() {
 		return nil, nil, false, nil
@@ -109,7 +107,7 @@ func feedPrometheusTargets(values map[string]any, cfg component.Config, dir stri
 		}
 		fed["file_sd_configs"] = append(sds, map[string]any{
 			"files":            []any{path},
-			"refresh_interval": promTargetsRefresh,
+			"refresh_interval": targetsRefresh,
 		})
 		fedScs[i] = fed
 	}

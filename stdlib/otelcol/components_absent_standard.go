@@ -1,5 +1,0 @@
-//go:build flowlua_minimal
-
-package otelcol
-
-func init() { registerAbsent("flowlua_minimal", leftOutByMinimal...) }
