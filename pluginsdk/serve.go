@@ -19,8 +19,9 @@ package pluginsdk
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 
 	"github.com/hashicorp/go-plugin"
 	"go.opentelemetry.io/collector/component"
@@ -57,7 +58,12 @@ type Plugin struct {
 // Serve serves p to the flowlua process that started this executable, and
 // returns when flowlua stops it. Run by hand, it says what it is and exits
 // with status 1.
+//
+// With $FLOWLUA_PLUGIN_CPUPROFILE naming a directory, the plugin writes a
+// CPU profile of its life there (<name>-<pid>.pprof) when flowlua stops
+// it: where a plugin's time goes, for `go tool pprof`.
 func Serve(p Plugin) {
+	stopProfile := startCPUProfile(p.Name)
 	srv := newServer(p)
 	if path := os.Getenv(wire.EnvRoutesSocket); path != "" && len(p.Routed) > 0 {
 		if err := srv.serveRoutes(path); err != nil {
@@ -69,11 +75,33 @@ func Serve(p Plugin) {
 		Plugins:         plugin.PluginSet{wire.PluginName: &grpcPlugin{srv: srv}},
 		// Batches are as large as the host's: no 4 MiB cap on receiving.
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32), grpc.ForceServerCodecV2(wire.Codec{}))...)
+			return grpc.NewServer(append(opts, wire.ServerOptions()...)...)
 		},
 	})
 	srv.stopAll(context.Background())
+	stopProfile()
 	os.Exit(0)
+}
+
+// startCPUProfile starts the profile $FLOWLUA_PLUGIN_CPUPROFILE asks for,
+// and returns what ends it.
+func startCPUProfile(name string) func() {
+	dir := os.Getenv("FLOWLUA_PLUGIN_CPUPROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", name, os.Getpid())))
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "$FLOWLUA_PLUGIN_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
 }
 
 // grpcPlugin is the go-plugin side of the plugin's service.

@@ -287,7 +287,7 @@ func (s *server) host(id uint32) (*grpc.ClientConn, error) {
 	if c, ok := s.hosts[id]; ok {
 		return c, nil
 	}
-	c, err := s.broker.Dial(id)
+	c, err := s.broker.DialWithOptions(id, wire.DialOptions()...)
 	if err != nil {
 		return nil, err
 	}

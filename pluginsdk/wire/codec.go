@@ -2,7 +2,9 @@ package wire
 
 import (
 	"encoding/binary"
+	"math"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
@@ -55,4 +57,39 @@ func (Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	}
 	// Anything else a BytesValue may be encoded as.
 	return standard().Unmarshal(data, v)
+}
+
+// window is the HTTP/2 flow-control window of the connections between
+// flowlua and a plugin, per stream and per connection: larger than a
+// batch, so that a batch crosses in one go instead of waiting for window
+// updates (gRPC starts at 64 KiB and grows it only as it measures the
+// link), and the socket's buffer size for each read and write.
+const (
+	window     = 16 << 20
+	bufferSize = 1 << 20
+)
+
+// DialOptions are the options of a connection to the other side.
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithInitialWindowSize(window),
+		grpc.WithInitialConnWindowSize(window),
+		grpc.WithReadBufferSize(bufferSize),
+		grpc.WithWriteBufferSize(bufferSize),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32)),
+	}
+}
+
+// ServerOptions are the options of a server the other side connects to:
+// those of DialOptions, no cap on the size of what it receives (batches
+// are as large as the sender's), and Codec.
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.InitialWindowSize(window),
+		grpc.InitialConnWindowSize(window),
+		grpc.ReadBufferSize(bufferSize),
+		grpc.WriteBufferSize(bufferSize),
+		grpc.MaxRecvMsgSize(math.MaxInt32),
+		grpc.ForceServerCodecV2(Codec{}),
+	}
 }

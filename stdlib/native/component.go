@@ -530,7 +530,9 @@ func (px *proxy) waitChange(ctx context.Context, proc *process) error {
 	return nil
 }
 
-// deliver hands a batch the plugin sent to the instance's consumers.
+// deliver hands a batch the plugin sent to the instance's consumers,
+// with its encoding, which a consumer that would encode it again (another
+// plugin's input) takes instead.
 func (px *proxy) deliver(ctx context.Context, signal string, b []byte) error {
 	px.mu.Lock()
 	outT, outM, outL := px.outT, px.outM, px.outL
@@ -541,18 +543,24 @@ func (px *proxy) deliver(ctx context.Context, signal string, b []byte) error {
 		if err != nil {
 			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's traces: %w", err))
 		}
+		ctx, done := dataplane.WithEncoded(ctx, td, b)
+		defer done()
 		return outT.ConsumeTraces(ctx, td)
 	case "metrics":
 		md, err := pluginOutput.UnmarshalMetrics(b)
 		if err != nil {
 			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's metrics: %w", err))
 		}
+		ctx, done := dataplane.WithEncoded(ctx, md, b)
+		defer done()
 		return outM.ConsumeMetrics(ctx, md)
 	case "logs":
 		ld, err := pluginOutput.UnmarshalLogs(b)
 		if err != nil {
 			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's logs: %w", err))
 		}
+		ctx, done := dataplane.WithEncoded(ctx, ld, b)
+		defer done()
 		return outL.ConsumeLogs(ctx, ld)
 	}
 	return consumererror.NewPermanent(fmt.Errorf("unknown signal %q", signal))
@@ -563,7 +571,8 @@ func (px *proxy) deliver(ctx context.Context, signal string, b []byte) error {
 var pluginOutput = otlpwire.NewUnmarshaler(true)
 
 // input is the `input` export of a plugin processor or exporter: it
-// encodes each batch and sends it to the instance.
+// sends each batch to the instance, encoded, or as its sender had it
+// encoded (dataplane.Encoded).
 type input struct{ px *proxy }
 
 var _ dataplane.Consumer = (*input)(nil)
@@ -573,6 +582,9 @@ func (in *input) Capabilities() consumer.Capabilities { return consumer.Capabili
 func (in *input) ConsumeTraces(ctx context.Context, td ptrace.Traces) error {
 	if !in.px.schemaSupports("traces") {
 		return fmt.Errorf("traces: %w", dataplane.ErrUnsupportedSignal)
+	}
+	if b, ok := dataplane.Encoded(ctx, td); ok {
+		return in.px.consume(ctx, "traces", b) // as the sender had it
 	}
 	b, err := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
 	if err != nil {
@@ -585,6 +597,9 @@ func (in *input) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 	if !in.px.schemaSupports("metrics") {
 		return fmt.Errorf("metrics: %w", dataplane.ErrUnsupportedSignal)
 	}
+	if b, ok := dataplane.Encoded(ctx, md); ok {
+		return in.px.consume(ctx, "metrics", b) // as the sender had it
+	}
 	b, err := (&pmetric.ProtoMarshaler{}).MarshalMetrics(md)
 	if err != nil {
 		return consumererror.NewPermanent(err)
@@ -595,6 +610,9 @@ func (in *input) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
 func (in *input) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if !in.px.schemaSupports("logs") {
 		return fmt.Errorf("logs: %w", dataplane.ErrUnsupportedSignal)
+	}
+	if b, ok := dataplane.Encoded(ctx, ld); ok {
+		return in.px.consume(ctx, "logs", b) // as the sender had it
 	}
 	b, err := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
 	if err != nil {

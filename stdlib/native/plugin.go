@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -192,6 +191,7 @@ func (p *Plugin) spawn() (*process, error) {
 		Plugins:          plugin.PluginSet{wire.PluginName: &wire.HostPlugin{}},
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		GRPCDialOptions:  wire.DialOptions(),
 		StartTimeout:     p.m.opts.StartTimeout,
 		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
 		Logger: hclog.New(&hclog.LoggerOptions{
@@ -226,7 +226,7 @@ func (p *Plugin) spawn() (*process, error) {
 	proc.conn = conn
 	proc.hostID = conn.Broker.NextId()
 	go conn.Broker.AcceptAndServe(proc.hostID, func(opts []grpc.ServerOption) *grpc.Server {
-		s := grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(math.MaxInt32), grpc.ForceServerCodecV2(wire.Codec{}))...)
+		s := grpc.NewServer(append(opts, wire.ServerOptions()...)...)
 		s.RegisterService(hostServiceDesc(p), p)
 		return s
 	})

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/mem"
 
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
@@ -170,15 +171,32 @@ type grpcExport[D any] struct {
 }
 
 // exportRequest is the message an Export call receives: exportCodec
-// decodes the call's bytes into data with decode.
+// decodes the call's bytes into data with decode, and keeps them (raw)
+// until the call is answered: they go with data to its consumers
+// (dataplane.WithEncoded), so that a native plugin's input sends them
+// rather than encoding data again.
 type exportRequest[D any] struct {
 	decode func([]byte) (D, error)
 	data   D
+	raw    mem.Buffer
 }
 
-func (r *exportRequest[D]) decodeFrom(b []byte) (err error) {
-	r.data, err = r.decode(b)
-	return err
+func (r *exportRequest[D]) decodeFrom(buf mem.Buffer) (err error) {
+	r.data, err = r.decode(buf.ReadOnlyData())
+	if err != nil {
+		buf.Free()
+		return err
+	}
+	r.raw = buf
+	return nil
+}
+
+// free returns the request's bytes to their pool.
+func (r *exportRequest[D]) free() {
+	if r.raw != nil {
+		r.raw.Free()
+		r.raw = nil
+	}
 }
 
 // exportResponse is what an Export call answers: the encoding of an
@@ -197,7 +215,14 @@ func (e *grpcExport[D]) export(ctx context.Context, req *exportRequest[D]) (*exp
 		return resp, nil
 	}
 	ctx = e.start(ctx)
+	var done func()
+	if req.raw != nil {
+		ctx, done = dataplane.WithEncoded(ctx, any(req.data), req.raw.ReadOnlyData())
+	}
 	err := e.consume(ctx, req.data)
+	if done != nil {
+		done()
+	}
 	e.end(ctx, obsreportFormat, n, err)
 	if err != nil {
 		return resp, statusFromConsumerError(err)
@@ -220,6 +245,7 @@ func exportService[D any](service string, e *grpcExport[D]) *grpc.ServiceDesc {
 				if err := dec(in); err != nil {
 					return nil, err
 				}
+				defer in.free()
 				if interceptor == nil {
 					return e.export(ctx, in)
 				}
@@ -238,8 +264,8 @@ func exportService[D any](service string, e *grpcExport[D]) *grpc.ServiceDesc {
 // empty response. gRPC decompresses and bounds the message before.
 type exportCodec struct{}
 
-// wireDecoder is a request exportCodec decodes.
-type wireDecoder interface{ decodeFrom([]byte) error }
+// wireDecoder is a request exportCodec decodes: it owns buf from then on.
+type wireDecoder interface{ decodeFrom(buf mem.Buffer) error }
 
 // Name is gRPC's name for protobuf: clients send application/grpc or
 // application/grpc+proto.
@@ -254,13 +280,12 @@ func (exportCodec) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 // Unmarshal decodes a request. The bytes are copied into one pooled
-// buffer while they are decoded: nothing decoded points into them.
+// buffer, which the request keeps until it is answered: nothing decoded
+// points into them.
 func (exportCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	r, ok := v.(wireDecoder)
 	if !ok {
 		return fmt.Errorf("otlp grpc server: cannot decode into %T", v)
 	}
-	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
-	defer buf.Free()
-	return r.decodeFrom(buf.ReadOnlyData())
+	return r.decodeFrom(data.MaterializeToBuffer(mem.DefaultBufferPool()))
 }

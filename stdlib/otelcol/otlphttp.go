@@ -32,6 +32,8 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 )
 
 // flowlua serves the OTLP/HTTP protocol of otelcol.receiver.otlp itself
@@ -242,10 +244,14 @@ func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D]) 
 	var data D
 	if isJSON {
 		data, err = e.json(body.Bytes())
+		releaseBody(body) // nothing decoded points into it
+		body = nil
 	} else {
+		// Kept until the batch is consumed: its consumers may send these
+		// bytes on (dataplane.WithEncoded); nothing decoded points into it.
 		data, err = e.proto(body.Bytes())
+		defer releaseBody(body)
 	}
-	releaseBody(body) // nothing decoded points into it
 	if err != nil {
 		writeError(w, isJSON, err, http.StatusBadRequest)
 		return
@@ -253,7 +259,12 @@ func serveExport[D any](w http.ResponseWriter, r *http.Request, e *exportOf[D]) 
 
 	if n := e.count(data); n > 0 {
 		ctx := e.start(r.Context())
+		done := func() {}
+		if body != nil {
+			ctx, done = dataplane.WithEncoded(ctx, any(data), body.Bytes())
+		}
 		err := e.consume(ctx, data)
+		done()
 		e.end(ctx, obsreportFormat, n, err)
 		if err != nil {
 			writeError(w, isJSON, statusFromConsumerError(err), http.StatusInternalServerError)

@@ -105,6 +105,7 @@ func (f *tracesFanOut) ConsumeTraces(ctx context.Context, td ptrace.Traces) erro
 	if f.tap != nil {
 		observe(&f.fanOut, Traces, td, spanCount, cloneTraces)
 	}
+	ctx = hop(ctx, td) // encoded.go
 	return send(ctx, f.cs, td, cloneTraces, Consumer.ConsumeTraces)
 }
 
@@ -116,6 +117,7 @@ func (f *metricsFanOut) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) 
 	if f.tap != nil {
 		observe(&f.fanOut, Metrics, md, pointCount, cloneMetrics)
 	}
+	ctx = hop(ctx, md) // encoded.go
 	return send(ctx, f.cs, md, cloneMetrics, Consumer.ConsumeMetrics)
 }
 
@@ -127,6 +129,7 @@ func (f *logsFanOut) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 	if f.tap != nil {
 		observe(&f.fanOut, Logs, ld, recordCount, cloneLogs)
 	}
+	ctx = hop(ctx, ld) // encoded.go
 	return send(ctx, f.cs, ld, cloneLogs, Consumer.ConsumeLogs)
 }
 
