@@ -91,8 +91,8 @@ func FindNative(dirs []string, base *component.Registry, native Native) (*compon
 }
 
 // loadNative registers the components of the declared native plugin at
-// path: under their own names and under the namespace (ns.<class>.<type>
-// for otelcol.<class>.<type>).
+// path: under the namespace (ns.<class>.<type> for otelcol.<class>.<type>),
+// and under their own names where flowlua has no such component built in.
 func loadNative(decl script.Plugin, d declaration, path string, reg *component.Registry, l *Loaded, native Native) error {
 	ns := decl.Namespace
 	at := func(format string, args ...any) error {
@@ -109,8 +109,13 @@ func loadNative(decl script.Plugin, d declaration, path string, reg *component.R
 	l.addDigest(path, np.Digest)
 	src := fmt.Sprintf("%s%s %s (%s, declared at %s)", sourceDeclared, np.Name, np.Version, path, decl.Pos)
 	for _, r := range np.Components(src) {
-		if err := addServed(reg, r); err != nil {
-			return at("%v", err)
+		// Under its own name unless flowlua has that component itself: a
+		// declaration reaches it through its namespace, and does not
+		// make the built-in one unusable.
+		if old, ok := reg.Get(r.Name); !ok || !isBuiltIn(old) {
+			if err := addServed(reg, r); err != nil {
+				return at("%v", err)
+			}
 		}
 		rest := strings.TrimPrefix(r.Name, "otelcol.")
 		r.Name = ns + "." + rest
@@ -119,6 +124,13 @@ func loadNative(decl script.Plugin, d declaration, path string, reg *component.R
 		}
 	}
 	return nil
+}
+
+// isBuiltIn reports whether r is a component of flowlua itself, not of
+// a plugin, nor a name this build lacks.
+func isBuiltIn(r component.Registration) bool {
+	return r.Source != "not in this build" && !strings.HasPrefix(r.Source, sourceFound) &&
+		!strings.HasPrefix(r.Source, sourceDeclared) && !strings.Contains(r.Source, "; ")
 }
 
 // addServed registers r under its own name. A name this build lacks, or
