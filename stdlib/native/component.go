@@ -575,7 +575,10 @@ var pluginOutput = otlpwire.NewUnmarshaler(true)
 // encoded (dataplane.Encoded).
 type input struct{ px *proxy }
 
-var _ dataplane.Consumer = (*input)(nil)
+var (
+	_ dataplane.Consumer        = (*input)(nil)
+	_ dataplane.EncodedConsumer = (*input)(nil)
+)
 
 func (in *input) Capabilities() consumer.Capabilities { return consumer.Capabilities{} }
 
@@ -619,6 +622,17 @@ func (in *input) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 		return consumererror.NewPermanent(err)
 	}
 	return in.px.consume(ctx, "logs", b)
+}
+
+// TakesEncoded: every signal the component takes; the plugin decodes.
+func (in *input) TakesEncoded(s dataplane.Signal) bool { return in.px.schemaSupports(s.String()) }
+
+// ConsumeEncoded sends b, as it came, to the instance.
+func (in *input) ConsumeEncoded(ctx context.Context, s dataplane.Signal, b []byte, _ int) error {
+	if !in.px.schemaSupports(s.String()) {
+		return fmt.Errorf("%s: %w", s, dataplane.ErrUnsupportedSignal)
+	}
+	return in.px.consume(ctx, s.String(), b)
 }
 
 func (px *proxy) schemaSupports(signal string) bool {

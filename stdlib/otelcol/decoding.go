@@ -5,6 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
@@ -64,10 +65,14 @@ func currentOTLPDecoding() *otlpDecoding {
 	return defaultOTLPDecoding
 }
 
+// grpcUndecoded counts the OTLP/gRPC requests of each signal passed on
+// undecoded (otlpgrpc.go).
+var grpcUndecoded [dataplane.NumSignals]atomic.Uint64
+
 var (
 	grpcDecodedDesc = prometheus.NewDesc(
 		"flowlua_otlp_grpc_decoded_requests_total",
-		"OTLP/gRPC export requests decoded, by signal and decoder: fast (flowlua's) or pdata (every request with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's: a repeated attribute key, a field it does not know, malformed input).",
+		"OTLP/gRPC export requests decoded, by signal and decoder: fast (flowlua's), pdata (every request with --no-otlp.fast-decoding, else input the fast decoder leaves to pdata's: a repeated attribute key, a field it does not know, malformed input) or none (passed on undecoded, as the bytes came, to consumers that all take them so: native plugins).",
 		[]string{"signal", "decoder"}, nil,
 	)
 	httpDecodedDesc = prometheus.NewDesc(
@@ -93,6 +98,9 @@ func (c decodingCollector) Collect(ch chan<- prometheus.Metric) {
 		s := c.d.grpc.StatsOf(signal)
 		count(grpcDecodedDesc, s.Fast.Load(), signal, "fast")
 		count(grpcDecodedDesc, s.Pdata.Load(), signal, "pdata")
+		if sig, ok := dataplane.ParseSignal(signal); ok {
+			count(grpcDecodedDesc, grpcUndecoded[sig].Load(), signal, "none")
+		}
 		h := c.d.http.proto.StatsOf(signal)
 		count(httpDecodedDesc, h.Fast.Load(), signal, "fast")
 		count(httpDecodedDesc, h.Pdata.Load(), signal, "pdata")

@@ -93,18 +93,21 @@ func (g *otlpGRPC) Start(ctx context.Context, host component.Host) error {
 		srv.RegisterService(exportService("opentelemetry.proto.collector.trace.v1.TraceService", &grpcExport[ptrace.Traces]{
 			decode: g.decode.UnmarshalTraces, response: responses[0], count: ptrace.Traces.SpanCount,
 			start: g.obsrep.StartTracesOp, end: g.obsrep.EndTracesOp, consume: g.traces.ConsumeTraces,
+			signal: dataplane.Traces, next: g.traces,
 		}), nil)
 	}
 	if g.metrics != nil {
 		srv.RegisterService(exportService("opentelemetry.proto.collector.metrics.v1.MetricsService", &grpcExport[pmetric.Metrics]{
 			decode: g.decode.UnmarshalMetrics, response: responses[1], count: pmetric.Metrics.DataPointCount,
 			start: g.obsrep.StartMetricsOp, end: g.obsrep.EndMetricsOp, consume: g.metrics.ConsumeMetrics,
+			signal: dataplane.Metrics, next: g.metrics,
 		}), nil)
 	}
 	if g.logs != nil {
 		srv.RegisterService(exportService("opentelemetry.proto.collector.logs.v1.LogsService", &grpcExport[plog.Logs]{
 			decode: g.decode.UnmarshalLogs, response: responses[2], count: plog.Logs.LogRecordCount,
 			start: g.obsrep.StartLogsOp, end: g.obsrep.EndLogsOp, consume: g.logs.ConsumeLogs,
+			signal: dataplane.Logs, next: g.logs,
 		}), nil)
 	}
 	ln, err := g.cfg.NetAddr.Listen(ctx)
@@ -168,6 +171,11 @@ type grpcExport[D any] struct {
 	start    func(context.Context) context.Context
 	end      func(ctx context.Context, format string, n int, err error)
 	consume  func(context.Context, D) error
+	// signal and next are the signal and its consumer, which may take
+	// batches encoded (dataplane.EncodedConsumer): then requests are
+	// counted, not decoded, and their bytes go on as they came.
+	signal dataplane.Signal
+	next   any
 }
 
 // exportRequest is the message an Export call receives: exportCodec
@@ -179,9 +187,24 @@ type exportRequest[D any] struct {
 	decode func([]byte) (D, error)
 	data   D
 	raw    mem.Buffer
+	// encoded: the request is to go on as raw, holding items items,
+	// undecoded (its consumers take it so); signal is its signal.
+	encoded bool
+	signal  dataplane.Signal
+	items   int
 }
 
 func (r *exportRequest[D]) decodeFrom(buf mem.Buffer) (err error) {
+	if r.encoded {
+		r.items, err = otlpwire.Count(r.signal.String(), buf.ReadOnlyData())
+		if err != nil {
+			buf.Free()
+			return err
+		}
+		r.raw = buf
+		grpcUndecoded[r.signal].Add(1)
+		return nil
+	}
 	r.data, err = r.decode(buf.ReadOnlyData())
 	if err != nil {
 		buf.Free()
@@ -210,6 +233,9 @@ type exportResponse struct{ encoded []byte }
 // becomes its gRPC status (statusFromConsumerError).
 func (e *grpcExport[D]) export(ctx context.Context, req *exportRequest[D]) (*exportResponse, error) {
 	resp := &exportResponse{encoded: e.response}
+	if req.encoded {
+		return resp, e.exportEncoded(ctx, req)
+	}
 	n := e.count(req.data)
 	if n == 0 {
 		return resp, nil
@@ -230,6 +256,20 @@ func (e *grpcExport[D]) export(ctx context.Context, req *exportRequest[D]) (*exp
 	return resp, nil
 }
 
+// exportEncoded serves a call whose request goes on undecoded.
+func (e *grpcExport[D]) exportEncoded(ctx context.Context, req *exportRequest[D]) error {
+	if req.items == 0 {
+		return nil
+	}
+	ctx = e.start(ctx)
+	err := dataplane.ConsumeEncoded(ctx, e.next, e.signal, req.raw.ReadOnlyData(), req.items)
+	e.end(ctx, obsreportFormat, req.items, err)
+	if err != nil {
+		return statusFromConsumerError(err)
+	}
+	return nil
+}
+
 // exportService describes the OTLP service named service, whose one
 // unary method, Export, e serves: what pdata's generated registration
 // describes, with messages exportCodec decodes.
@@ -241,7 +281,7 @@ func exportService[D any](service string, e *grpcExport[D]) *grpc.ServiceDesc {
 		Methods: []grpc.MethodDesc{{
 			MethodName: "Export",
 			Handler: func(_ any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
-				in := &exportRequest[D]{decode: e.decode}
+				in := &exportRequest[D]{decode: e.decode, signal: e.signal, encoded: dataplane.TakesEncoded(e.next, e.signal)}
 				if err := dec(in); err != nil {
 					return nil, err
 				}

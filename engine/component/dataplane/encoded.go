@@ -2,7 +2,14 @@ package dataplane
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync/atomic"
+
+	"go.opentelemetry.io/collector/consumer"
+	"go.opentelemetry.io/collector/consumer/consumererror"
+
+	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 )
 
 // A batch's OTLP encoding, when its sender has it (a receiver that read
@@ -75,4 +82,180 @@ func hop[T comparable](ctx context.Context, data T) context.Context {
 		return ctx
 	}
 	return context.WithValue(ctx, encodedKey{}, (*encoded)(nil))
+}
+
+// EncodedConsumer is a Consumer that can take a batch as its OTLP
+// protobuf encoding, without the batch decoded: a receiver whose
+// consumers all take its batches so (native plugins' inputs) hands them
+// the request's bytes and decodes nothing.
+type EncodedConsumer interface {
+	// TakesEncoded reports whether batches of s may be given to
+	// ConsumeEncoded without a decoded batch being needed behind it.
+	TakesEncoded(s Signal) bool
+	// ConsumeEncoded takes b, the encoding of a batch of s holding items
+	// items (spans, data points, log records). b must stay unchanged
+	// until the call returns. When what is behind no longer takes
+	// encoded batches (a reload swapped it), the batch is decoded there.
+	ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error
+}
+
+// TakesEncoded reports whether c (a consumer of s) takes batches of s
+// encoded.
+func TakesEncoded(c any, s Signal) bool {
+	e, ok := c.(EncodedConsumer)
+	return ok && e.TakesEncoded(s)
+}
+
+// ConsumeEncoded gives b, a batch of s encoded, to c (a consumer of s):
+// encoded when c takes it so, else decoded.
+func ConsumeEncoded(ctx context.Context, c any, s Signal, b []byte, items int) error {
+	if e, ok := c.(EncodedConsumer); ok && e.TakesEncoded(s) {
+		return e.ConsumeEncoded(ctx, s, b, items)
+	}
+	return consumeDecoded(ctx, c, s, b)
+}
+
+// encodedBatches decodes the encoded batches a consumer that does not
+// take them gets, with flowlua's fast decoder.
+var encodedBatches = otlpwire.NewUnmarshaler(true)
+
+// consumeDecoded decodes b and gives it to c, a consumer of s, with its
+// encoding.
+func consumeDecoded(ctx context.Context, c any, s Signal, b []byte) error {
+	switch s {
+	case Traces:
+		c, ok := c.(consumer.Traces)
+		if !ok {
+			break
+		}
+		td, err := encodedBatches.UnmarshalTraces(b)
+		if err != nil {
+			return consumererror.NewPermanent(err)
+		}
+		ctx, done := WithEncoded(ctx, td, b)
+		defer done()
+		return c.ConsumeTraces(ctx, td)
+	case Metrics:
+		c, ok := c.(consumer.Metrics)
+		if !ok {
+			break
+		}
+		md, err := encodedBatches.UnmarshalMetrics(b)
+		if err != nil {
+			return consumererror.NewPermanent(err)
+		}
+		ctx, done := WithEncoded(ctx, md, b)
+		defer done()
+		return c.ConsumeMetrics(ctx, md)
+	case Logs:
+		c, ok := c.(consumer.Logs)
+		if !ok {
+			break
+		}
+		ld, err := encodedBatches.UnmarshalLogs(b)
+		if err != nil {
+			return consumererror.NewPermanent(err)
+		}
+		ctx, done := WithEncoded(ctx, ld, b)
+		defer done()
+		return c.ConsumeLogs(ctx, ld)
+	}
+	return fmt.Errorf("%s: %w", s, ErrUnsupportedSignal)
+}
+
+// The consumers between a receiver and the consumers that take batches
+// encoded pass them on encoded.
+
+// TakesEncoded: when every consumer does, and no viewer watches.
+func (f *fanOut) TakesEncoded(s Signal) bool {
+	if len(f.cs) == 0 || f.tap != nil && f.tap.viewers.Load() != nil {
+		return false
+	}
+	for _, c := range f.cs {
+		if !TakesEncoded(c, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// consumeEncoded sends b to every consumer, or, when they no longer all
+// take it encoded, decodes it for the fan-out's rules.
+func (f *fanOut) consumeEncoded(ctx context.Context, self any, s Signal, b []byte, items int) error {
+	if !f.TakesEncoded(s) {
+		return consumeDecoded(ctx, self, s, b)
+	}
+	for _, c := range f.counters {
+		c.Add(uint64(items))
+	}
+	var errs []error
+	for _, c := range f.cs {
+		if err := ConsumeEncoded(ctx, c, s, b, items); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ConsumeEncoded sends b to the consumers.
+func (f *tracesFanOut) ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error {
+	return f.consumeEncoded(ctx, f, s, b, items)
+}
+
+// ConsumeEncoded sends b to the consumers.
+func (f *metricsFanOut) ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error {
+	return f.consumeEncoded(ctx, f, s, b, items)
+}
+
+// ConsumeEncoded sends b to the consumers.
+func (f *logsFanOut) ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error {
+	return f.consumeEncoded(ctx, f, s, b, items)
+}
+
+// TakesEncoded: when the current target does.
+func (i *Indirect) TakesEncoded(s Signal) bool {
+	c := i.Get()
+	return c != nil && TakesEncoded(c, s)
+}
+
+// ConsumeEncoded forwards b to the current target.
+func (i *Indirect) ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error {
+	c, err := i.current(ctx)
+	if err != nil {
+		return err
+	}
+	return ConsumeEncoded(ctx, c, s, b, items)
+}
+
+// of returns the consumer of s.
+func (x *Signals) of(s Signal) any {
+	switch s {
+	case Traces:
+		return x.Traces
+	case Metrics:
+		return x.Metrics
+	case Logs:
+		return x.Logs
+	}
+	return nil
+}
+
+// TakesEncoded: when the consumer of s does.
+func (x *Signals) TakesEncoded(s Signal) bool { return TakesEncoded(x.of(s), s) }
+
+// ConsumeEncoded passes b to the consumer of s.
+func (x *Signals) ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error {
+	c := x.of(s)
+	if c == nil {
+		return fmt.Errorf("%s: %w", s, ErrUnsupportedSignal)
+	}
+	return ConsumeEncoded(ctx, c, s, b, items)
+}
+
+// TakesEncoded: when the consumer behind does.
+func (e entry) TakesEncoded(s Signal) bool { return TakesEncoded(e.next, s) }
+
+// ConsumeEncoded passes b on: there is no batch to own.
+func (e entry) ConsumeEncoded(ctx context.Context, s Signal, b []byte, items int) error {
+	return ConsumeEncoded(ctx, e.next, s, b, items)
 }

@@ -102,3 +102,55 @@ func TestEncodedReachesDirectConsumersOnly(t *testing.T) {
 		t.Errorf("the encoding outlived the call that attached it")
 	}
 }
+
+// encodedSink takes traces encoded and records what it got.
+type encodedSink struct {
+	encodedProbe
+	bytes [][]byte
+	items int
+}
+
+func (e *encodedSink) TakesEncoded(s Signal) bool { return s == Traces }
+
+func (e *encodedSink) ConsumeEncoded(_ context.Context, _ Signal, b []byte, items int) error {
+	e.bytes = append(e.bytes, b)
+	e.items += items
+	return nil
+}
+
+// TestConsumeEncoded: a batch given encoded reaches consumers that all
+// take it so as its bytes, through an Indirect and a fan-out; with one
+// consumer that does not, every consumer gets it decoded (and the one
+// that takes bytes gets the same bytes through the context).
+func TestConsumeEncoded(t *testing.T) {
+	td := oneSpan()
+	b, _ := (&ptrace.ProtoMarshaler{}).MarshalTraces(td)
+
+	a, c := &encodedSink{}, &encodedSink{}
+	ind := NewIndirect()
+	ind.Set(&Signals{Traces: NewTraces([]Consumer{a, c})})
+	if !TakesEncoded(ind, Traces) || TakesEncoded(ind, Metrics) {
+		t.Fatal("the Indirect does not say what its fan-out takes")
+	}
+	if err := ConsumeEncoded(context.Background(), Entry(ind), Traces, b, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.bytes) != 1 || len(c.bytes) != 1 || a.items != 1 || !bytes.Equal(a.bytes[0], b) {
+		t.Fatalf("the consumers got %d and %d encoded batches", len(a.bytes), len(c.bytes))
+	}
+
+	plain := &encodedProbe{}
+	ind.Set(&Signals{Traces: NewTraces([]Consumer{a, plain})})
+	if TakesEncoded(ind, Traces) {
+		t.Fatal("a fan-out with a consumer of decoded batches takes encoded ones")
+	}
+	if err := ConsumeEncoded(context.Background(), ind, Traces, b, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.bytes) != 1 {
+		t.Errorf("the consumer of bytes got %d encoded batches, want the first only", len(a.bytes))
+	}
+	if !a.had || !bytes.Equal(a.got, b) || !plain.had {
+		t.Errorf("the consumers, called decoded, were not given the encoding in their context")
+	}
+}
