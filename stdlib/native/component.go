@@ -27,7 +27,6 @@ import (
 	"github.com/flowlua/flowlua/engine/component/dataplane"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/pluginsdk/otlpwire"
 	"github.com/flowlua/flowlua/pluginsdk/wire"
 )
 
@@ -531,44 +530,18 @@ func (px *proxy) waitChange(ctx context.Context, proc *process) error {
 }
 
 // deliver hands a batch the plugin sent to the instance's consumers,
-// with its encoding, which a consumer that would encode it again (another
-// plugin's input) takes instead.
+// decoded, with its encoding, which a consumer that would encode it again
+// (another plugin's input) takes instead.
 func (px *proxy) deliver(ctx context.Context, signal string, b []byte) error {
-	px.mu.Lock()
-	outT, outM, outL := px.outT, px.outM, px.outL
-	px.mu.Unlock()
-	switch signal {
-	case "traces":
-		td, err := pluginOutput.UnmarshalTraces(b)
-		if err != nil {
-			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's traces: %w", err))
-		}
-		ctx, done := dataplane.WithEncoded(ctx, td, b)
-		defer done()
-		return outT.ConsumeTraces(ctx, td)
-	case "metrics":
-		md, err := pluginOutput.UnmarshalMetrics(b)
-		if err != nil {
-			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's metrics: %w", err))
-		}
-		ctx, done := dataplane.WithEncoded(ctx, md, b)
-		defer done()
-		return outM.ConsumeMetrics(ctx, md)
-	case "logs":
-		ld, err := pluginOutput.UnmarshalLogs(b)
-		if err != nil {
-			return consumererror.NewPermanent(fmt.Errorf("decoding the plugin's logs: %w", err))
-		}
-		ctx, done := dataplane.WithEncoded(ctx, ld, b)
-		defer done()
-		return outL.ConsumeLogs(ctx, ld)
+	sig, ok := dataplane.ParseSignal(signal)
+	if !ok {
+		return consumererror.NewPermanent(fmt.Errorf("unknown signal %q", signal))
 	}
-	return consumererror.NewPermanent(fmt.Errorf("unknown signal %q", signal))
+	px.mu.Lock()
+	out := [dataplane.NumSignals]any{px.outT, px.outM, px.outL}[sig]
+	px.mu.Unlock()
+	return dataplane.ConsumeDecoded(ctx, out, sig, b)
 }
-
-// pluginOutput decodes the batches a plugin sends, with the OTLP
-// receiver's fast decoder (otlpwire), not pdata's slower one.
-var pluginOutput = otlpwire.NewUnmarshaler(true)
 
 // input is the `input` export of a plugin processor or exporter: it
 // sends each batch to the instance, encoded, or as its sender had it

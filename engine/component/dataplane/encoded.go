@@ -112,16 +112,17 @@ func ConsumeEncoded(ctx context.Context, c any, s Signal, b []byte, items int) e
 	if e, ok := c.(EncodedConsumer); ok && e.TakesEncoded(s) {
 		return e.ConsumeEncoded(ctx, s, b, items)
 	}
-	return consumeDecoded(ctx, c, s, b)
+	return ConsumeDecoded(ctx, c, s, b)
 }
 
 // encodedBatches decodes the encoded batches a consumer that does not
 // take them gets, with flowlua's fast decoder.
 var encodedBatches = otlpwire.NewUnmarshaler(true)
 
-// consumeDecoded decodes b and gives it to c, a consumer of s, with its
-// encoding.
-func consumeDecoded(ctx context.Context, c any, s Signal, b []byte) error {
+// ConsumeDecoded decodes b, a batch of s, and gives it to c, a consumer
+// of s, with its encoding (WithEncoded). A batch that does not decode is
+// a permanent error.
+func ConsumeDecoded(ctx context.Context, c any, s Signal, b []byte) error {
 	switch s {
 	case Traces:
 		c, ok := c.(consumer.Traces)
@@ -183,7 +184,7 @@ func (f *fanOut) TakesEncoded(s Signal) bool {
 // take it encoded, decodes it for the fan-out's rules.
 func (f *fanOut) consumeEncoded(ctx context.Context, self any, s Signal, b []byte, items int) error {
 	if !f.TakesEncoded(s) {
-		return consumeDecoded(ctx, self, s, b)
+		return ConsumeDecoded(ctx, self, s, b)
 	}
 	for _, c := range f.counters {
 		c.Add(uint64(items))
