@@ -20,6 +20,7 @@ require (
 	go.opentelemetry.io/collector/exporter v1.64.0
 	go.opentelemetry.io/collector/pdata v1.64.0
 	go.opentelemetry.io/collector/pdata/testdata v0.158.0
+	go.opentelemetry.io/collector/pipeline v1.64.0
 	go.opentelemetry.io/collector/processor v1.64.0
 	go.opentelemetry.io/collector/receiver v1.64.0
 	go.opentelemetry.io/otel/metric v1.47.0
@@ -52,7 +53,6 @@ require (
 	go.opentelemetry.io/collector/featuregate v1.64.0 // indirect
 	go.opentelemetry.io/collector/internal/componentalias v0.158.0 // indirect
 	go.opentelemetry.io/collector/pdata/pprofile v0.158.0 // indirect
-	go.opentelemetry.io/collector/pipeline v1.64.0 // indirect
 	go.opentelemetry.io/otel v1.47.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+	"go.opentelemetry.io/collector/pipeline"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -376,7 +377,15 @@ func (h *hostConsumer) ConsumeLogs(ctx context.Context, ld plog.Logs) error {
 }
 
 // emptyHost is the component.Host of a plugin's components: extensions
-// stay in the host process, so a plugin's components see none.
+// and exporters stay in the host process, so a plugin's components see
+// none.
 type emptyHost struct{}
 
 func (emptyHost) GetExtensions() map[component.ID]component.Component { return nil }
+
+// GetExporters is the collector's service host method that some receivers
+// require of their host (k8s_cluster, for its metadata_exporters); a
+// plugin has no exporters to give them.
+func (emptyHost) GetExporters() map[pipeline.Signal]map[component.ID]component.Component {
+	return nil
+}

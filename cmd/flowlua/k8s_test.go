@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -49,8 +51,10 @@ func cmdFirstParty(ts *testscript.TestScript, neg bool, args []string) {
 	install(ts, src, args[1], 0)
 }
 
-// fakek8s FILE: starts a Kubernetes API server that answers list and watch
-// (including watch-list streams) for the objects of FILE, a JSON object
+// fakek8s FILE: starts a Kubernetes API server that answers discovery
+// (/api, /apis and each group version's resources: the legacy form, which
+// clients fall back to), and list and watch (including watch-list
+// streams) for the objects of FILE, a JSON object
 // of resource name ("pods", "namespaces", "nodes", "replicasets") to a
 // list of objects, writes $WORK/kubeconfig pointing at it and sets
 // $KUBECONFIG. Watches send nothing more: the objects do not change.
@@ -107,6 +111,9 @@ var listKinds = map[string][2]string{
 }
 
 func (f fakeK8s) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f.discovery(w, r) {
+		return
+	}
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	resource := parts[len(parts)-1]
 	kind, ok := listKinds[resource]
@@ -166,4 +173,53 @@ func cmdFakeKubelet(ts *testscript.TestScript, neg bool, args []string) {
 	}))
 	ts.Defer(srv.Close)
 	ts.Setenv("KUBELET", strings.TrimPrefix(srv.URL, "http://"))
+}
+
+// discovery answers the discovery paths: /api, /apis, /api/v1 and
+// /apis/GROUP/VERSION, listing the resources of listKinds. It reports
+// whether the request was one of them.
+func (f fakeK8s) discovery(w http.ResponseWriter, r *http.Request) bool {
+	path := strings.Trim(r.URL.Path, "/")
+	var body any
+	switch {
+	case path == "api":
+		body = map[string]any{"kind": "APIVersions", "versions": []string{"v1"},
+			"serverAddressByClientCIDRs": []any{}}
+	case path == "apis":
+		groups := map[string][]string{}
+		for _, k := range listKinds {
+			if g, v, ok := strings.Cut(k[0], "/"); ok && !slices.Contains(groups[g], v) {
+				groups[g] = append(groups[g], v)
+			}
+		}
+		var list []any
+		for _, g := range slices.Sorted(maps.Keys(groups)) {
+			var versions []any
+			for _, v := range groups[g] {
+				versions = append(versions, map[string]string{"groupVersion": g + "/" + v, "version": v})
+			}
+			list = append(list, map[string]any{"name": g, "versions": versions, "preferredVersion": versions[0]})
+		}
+		body = map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": list}
+	case path == "api/v1" || (strings.HasPrefix(path, "apis/") && strings.Count(path, "/") == 2):
+		gv := strings.TrimPrefix(strings.TrimPrefix(path, "apis/"), "api/")
+		var resources []any
+		for _, name := range slices.Sorted(maps.Keys(listKinds)) {
+			k := listKinds[name]
+			if k[0] != gv {
+				continue
+			}
+			resources = append(resources, map[string]any{
+				"name": name, "singularName": "", "kind": k[1],
+				"namespaced": name != "nodes" && name != "namespaces",
+				"verbs":      []string{"get", "list", "watch"},
+			})
+		}
+		body = map[string]any{"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}
+	default:
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(body)
+	return true
 }

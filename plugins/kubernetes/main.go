@@ -1,12 +1,15 @@
 // Command flowlua-plugin-kubernetes serves the collector's Kubernetes
-// components to flowlua as a native plugin: otelcol.processor.k8s_attributes
-// and otelcol.receiver.kubelet_stats. It is a module of its own, pinned to
+// components to flowlua as a native plugin: otelcol.processor.k8s_attributes,
+// otelcol.receiver.kubelet_stats, otelcol.receiver.k8s_cluster and
+// otelcol.receiver.k8sobjects. It is a module of its own, pinned to
 // the releases of those components that resolve, whatever release flowlua's
 // core is built with.
 package main
 
 import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/k8sattributesprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/k8sclusterreceiver"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/k8sobjectsreceiver"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/kubeletstatsreceiver"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/receiver"
@@ -23,6 +26,10 @@ func main() {
 		Version:    version,
 		Release:    "v0.165.0",
 		Processors: []processor.Factory{k8sattributesprocessor.NewFactory()},
-		Receivers:  []receiver.Factory{kubeletstatsreceiver.NewFactory()},
+		Receivers: []receiver.Factory{
+			kubeletstatsreceiver.NewFactory(),
+			k8sclusterreceiver.NewFactory(),
+			k8sobjectsreceiver.NewFactory(),
+		},
 	})
 }
