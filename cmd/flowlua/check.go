@@ -5,7 +5,7 @@ import (
 )
 
 type checkCmd struct {
-	Path string `arg:"" help:"The pipeline script (.lua)."`
+	Path string `arg:"" help:"The pipeline: a script (.lua), or a collector config (.yaml, .yml)."`
 	pluginFlags
 }
 
@@ -19,7 +19,7 @@ func (c *checkCmd) Run(e *env) error {
 }
 
 type graphCmd struct {
-	Path string `arg:"" help:"The pipeline script (.lua)."`
+	Path string `arg:"" help:"The pipeline: a script (.lua), or a collector config (.yaml, .yml)."`
 	pluginFlags
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/flowlua/flowlua/luabind/scriptload"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/integrations"
+	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
 
 // pluginFlags are the flags of every command that loads scripts.
@@ -35,7 +36,7 @@ func checkScript(e *env, path string, pf pluginFlags) (*engine.Graph, error) {
 		defs[i] = s.Definition()
 	}
 	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pf.PluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable()})
+		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable(), Translate: convert.Translator{}})
 	if s == nil || reg == nil {
 		return nil, err
 	}

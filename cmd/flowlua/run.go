@@ -27,10 +27,14 @@ import (
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/integrations"
 	"github.com/flowlua/flowlua/stdlib/otelcol"
+	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
 
 type runCmd struct {
-	Path string `arg:"" help:"The pipeline script (.lua)."`
+	Path string `arg:"" optional:"" help:"The pipeline: a script (.lua), or a collector config (.yaml, .yml), which runs as it is."`
+	// Config is the collector's own flag, for the command lines of its
+	// Helm chart and Operator (--config=/conf/relay.yaml).
+	Config string `name:"config" placeholder:"FILE" help:"The pipeline, as the collector takes it: a collector config file (file:FILE or FILE). Instead of the path argument."`
 
 	HTTPListenAddr string        `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
 	StoragePath    string        `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
@@ -83,6 +87,9 @@ func lowercaseLevel(groups []string, a slog.Attr) slog.Attr {
 }
 
 func (r *runCmd) Run(e *env) error {
+	if err := r.pipelinePath(); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
 	secrets := redact.NewSet()
 	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat, secrets)
 	if err := setFeatureGates(r.FeatureGates); err != nil {
@@ -153,7 +160,7 @@ func (r *runCmd) Run(e *env) error {
 	}
 	reg := component.DefaultRegistry
 	loadOpts := scriptload.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(r.pluginFlags, logger, metrics).Loader(), NativeDirs: besideExecutable()}
+		Native: e.nativePlugins(r.pluginFlags, logger, metrics).Loader(), NativeDirs: besideExecutable(), Translate: convert.Translator{}}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:       logger,
 		Registry:     reg,
@@ -206,6 +213,25 @@ func (r *runCmd) Run(e *env) error {
 	}
 	logger.Info("shut down")
 	return err
+}
+
+// pipelinePath sets Path from --config, which names the pipeline as the
+// collector's command line does; one of them must be given.
+func (r *runCmd) pipelinePath() error {
+	switch {
+	case r.Config != "" && r.Path != "":
+		return fmt.Errorf("flowlua run: give the pipeline as the argument or as --config, not both")
+	case r.Config != "":
+		path, ok := strings.CutPrefix(r.Config, "file:")
+		if !ok && strings.Contains(r.Config, ":") && !strings.HasPrefix(r.Config, "/") && !strings.HasPrefix(r.Config, ".") {
+			scheme, _, _ := strings.Cut(r.Config, ":")
+			return fmt.Errorf("flowlua run: --config %s: the %s: provider is not supported: give a file (file:FILE or FILE)", r.Config, scheme)
+		}
+		r.Path = path
+	case r.Path == "":
+		return fmt.Errorf("flowlua run: expected the pipeline: a script (.lua) or a collector config (.yaml), as the argument or --config")
+	}
+	return nil
 }
 
 // forceExitOnSecondSignal waits for the first SIGINT/SIGTERM (ctx ends),

@@ -22,6 +22,7 @@ import (
 	"github.com/flowlua/flowlua/luabind/testdsl"
 	"github.com/flowlua/flowlua/services"
 	"github.com/flowlua/flowlua/stdlib/integrations"
+	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
 
 type testCmd struct {
@@ -243,7 +244,7 @@ func loadForTest(e *env, path string, pf pluginFlags) *loadedPipeline {
 		defs[i] = s.Definition()
 	}
 	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pf.PluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable()})
+		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable(), Translate: convert.Translator{}})
 	if s == nil || reg == nil || err != nil {
 		if err == nil {
 			err = errors.New("the pipeline did not load")

@@ -70,12 +70,12 @@ func (d *decoder) addErr(err error) {
 	switch e := err.(type) {
 	case *Error:
 		if e != nil {
-			d.errs = append(d.errs, &Error{Path: joinPaths(prefix, e.Path), Message: e.Message})
+			d.errs = append(d.errs, &Error{Path: joinPaths(prefix, e.Path), Message: e.Message, Key: e.Key})
 		}
 	case Errors:
 		for _, e := range e {
 			if e != nil {
-				d.errs = append(d.errs, &Error{Path: joinPaths(prefix, e.Path), Message: e.Message})
+				d.errs = append(d.errs, &Error{Path: joinPaths(prefix, e.Path), Message: e.Message, Key: e.Key})
 			}
 		}
 	default:

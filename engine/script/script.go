@@ -282,3 +282,45 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// MapLines moves every position in file to the line f gives for it: for a
+// script made from another file (a collector config), so that positions
+// name that file's lines. It changes s in place, and ds.
+func (s *Script) MapLines(file string, f func(line int) int, ds Diagnostics) {
+	move := func(p *Pos) {
+		if p.File == file && p.Line > 0 {
+			p.Line = f(p.Line)
+		}
+	}
+	visit := func(v any) {
+		switch v := v.(type) {
+		case *Ref:
+			move(&v.Pos)
+		case *Expr:
+			move(&v.Pos)
+		}
+	}
+	for _, b := range s.Blocks {
+		move(&b.Pos)
+		for k, p := range b.FieldPos {
+			move(&p)
+			b.FieldPos[k] = p
+		}
+		Walk(b.Args, visit)
+		if b.Module != nil {
+			Walk(b.Module.Exports, visit)
+		}
+	}
+	for i := range s.Plugins {
+		move(&s.Plugins[i].Pos)
+	}
+	for _, m := range s.Modules {
+		move(&m.Pos)
+	}
+	for i := range s.Warnings {
+		move(&s.Warnings[i].Pos)
+	}
+	for i := range ds {
+		move(&ds[i].Pos)
+	}
+}

@@ -6,11 +6,15 @@
 package scriptload
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/flowlua/flowlua/engine/boundedfile"
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/script"
 	"github.com/flowlua/flowlua/luabind"
@@ -35,6 +39,24 @@ type Options struct {
 	// without a declaration besides the script's plugins/ and
 	// PluginPaths: the plugins/ beside flowlua's executable.
 	NativeDirs []string
+	// Translate, when set, makes a script of a file that is not one
+	// (Translates says which: a collector config); Load runs that script
+	// with its positions moved to the file's lines.
+	Translate Translator
+}
+
+// Translator makes a pipeline script of a file in another language: a
+// collector config.
+type Translator interface {
+	// Translates reports whether the file at path is one it translates.
+	Translates(path string) bool
+	// Translate returns the script for src, the file at path, knowing the
+	// components of reg, and for each of the script's lines the file's
+	// line it comes from (lines[i] for line i+1; 0 for none). What does
+	// not translate is returned as script.Diagnostics at the file's
+	// lines, with the script of the rest when there is one (nil when the
+	// file could not be read as its language at all).
+	Translate(path string, src []byte, reg *component.Registry) (lua []byte, lines []int, err error)
 }
 
 // Load loads the pipeline script at path and the plugins it declares.
@@ -66,6 +88,9 @@ func Load(path string, opts Options) (*script.Script, *component.Registry, error
 		reg, found = r, digests
 	}
 	popts := plugin.Options{SearchPaths: opts.PluginPaths, Native: opts.Native}
+	if opts.Translate != nil && opts.Translate.Translates(path) {
+		return loadTranslated(path, reg, found, opts)
+	}
 	s, err := luabind.Load(path, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services, Prelude: opts.Prelude})
 	if s == nil {
 		return nil, nil, err
@@ -88,6 +113,55 @@ func Load(path string, opts Options) (*script.Script, *component.Registry, error
 	}
 	return s, l.Registry, err
 }
+
+// loadTranslated loads the file at path through opts.Translate: the
+// script it makes runs as if it were the file, its positions at the
+// file's lines, and the file is what is watched. A translated file
+// declares no plugins: the found ones (reg) are all it can use.
+func loadTranslated(path string, reg *component.Registry, found map[string]script.Digest, opts Options) (*script.Script, *component.Registry, error) {
+	src, err := boundedfile.Read(path, maxTranslatedSize, "the limit of a config")
+	if err != nil {
+		if pe := (*fs.PathError)(nil); !errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, nil, fmt.Errorf("reading config: %w", err)
+	}
+	lua, lines, terr := opts.Translate.Translate(path, src, reg)
+	if lua == nil {
+		return nil, nil, terr
+	}
+	s, err := luabind.LoadSource(path, lua, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services, Prelude: opts.Prelude})
+	toFile := func(line int) int {
+		if line >= 1 && line <= len(lines) && lines[line-1] > 0 {
+			return lines[line-1]
+		}
+		return 1
+	}
+	ds := script.AsDiagnostics(err)
+	if s == nil {
+		(&script.Script{}).MapLines(path, toFile, ds)
+		return nil, nil, script.Merge(ds, script.AsDiagnostics(terr))
+	}
+	s.MapLines(path, toFile, ds)
+	// The file is what a watcher compares, not the script made of it.
+	out := *s
+	out.Digests = maps.Clone(s.Digests)
+	if out.Digests == nil {
+		out.Digests = map[string]script.Digest{}
+	}
+	out.Digests[path] = script.DigestOf(src)
+	if !slices.Contains(out.Files, path) {
+		out.Files = append(slices.Clip(out.Files), path)
+	}
+	s = withFiles(&out, slices.Sorted(maps.Keys(found)), found)
+	if all := script.Merge(ds, script.AsDiagnostics(terr)); len(all) > 0 {
+		return s, reg, all
+	}
+	return s, reg, nil
+}
+
+// maxTranslatedSize bounds a translated file, as luabind bounds a script.
+const maxTranslatedSize = 8 << 20
 
 // servesNewNames reports whether after has names outside before that
 // the script's first run could not know: names not directly under a

@@ -72,7 +72,9 @@ func (c *converter) leaf(err error, keys []string) {
 	if m := invalidKeys.FindStringSubmatch(msg); m != nil {
 		known := configKeys(typeAt(c.root, keys))
 		for _, k := range strings.Split(m[1], ", ") {
-			c.errs = append(c.errs, decode.Errorf(path, "unknown field %q%s", k, script.DidYouMean(k, known)))
+			e := decode.Errorf(path, "unknown field %q%s", k, script.DidYouMean(k, known))
+			e.Key = k // at the key's own line
+			c.errs = append(c.errs, e)
 		}
 		return
 	}

@@ -49,7 +49,9 @@ func unknownKeys(values map[string]any, t reflect.Type) decode.Errors {
 					walk(append(keys[:len(keys):len(keys)], k), m[k], ft)
 				case optional && k == "enabled":
 				default:
-					errs = append(errs, decode.Errorf(keysPath(keys), "unknown field %q%s", k, script.DidYouMean(k, configKeys(d))))
+					e := decode.Errorf(keysPath(keys), "unknown field %q%s", k, script.DidYouMean(k, configKeys(d)))
+					e.Key = k // at the key's own line
+					errs = append(errs, e)
 				}
 			}
 		case reflect.Map:

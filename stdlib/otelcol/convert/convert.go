@@ -65,6 +65,10 @@ type Options struct {
 	// a config without a service section: for the files of components'
 	// configs that upstream tests read.
 	KeepUnused bool
+	// Unformatted leaves the script as written, not formatted by
+	// flowlua fmt, so that Result.Lines holds for it: for running a
+	// config, where nobody reads the script.
+	Unformatted bool
 }
 
 // Problem is a part of the config that did not convert.
@@ -82,6 +86,10 @@ type Result struct {
 	Problems []Problem
 	// Filename is Options.Filename.
 	Filename string
+	// Lines, with Options.Unformatted, maps the script's lines to the
+	// config's: Lines[i] is the config's line that the script's line
+	// i+1 comes from (0: none, such as the script's head comment).
+	Lines []int
 }
 
 // Error writes the problems, one `file:line: message` a line.
@@ -222,12 +230,15 @@ func Convert(src []byte, o Options) (*Result, error) {
 	}
 	c.assignLabels()
 	c.wire()
-	script := c.emit()
+	script, lines := c.emit()
+	sort.SliceStable(c.problems, func(i, j int) bool { return c.problems[i].Line < c.problems[j].Line })
+	if o.Unformatted {
+		return &Result{Script: script, Problems: c.problems, Filename: o.Filename, Lines: lines}, nil
+	}
 	out, err := format.Source(script)
 	if err != nil {
 		return nil, fmt.Errorf("formatting the script: %w\n%s", err, script)
 	}
-	sort.SliceStable(c.problems, func(i, j int) bool { return c.problems[i].Line < c.problems[j].Line })
 	return &Result{Script: out, Problems: c.problems, Filename: o.Filename}, nil
 }
 
@@ -457,8 +468,9 @@ func unknownReason(d *decl) string {
 	return fmt.Sprintf("no flowlua component otelcol.%s.%s: see flowlua components", d.class, d.typ)
 }
 
-// emit writes the script.
-func (c *converter) emit() []byte {
+// emit writes the script, and for each of its lines the config's line
+// it comes from.
+func (c *converter) emit() ([]byte, []int) {
 	p := &printer{}
 	p.comment(fmt.Sprintf("Converted from %s by flowlua convert.", c.base))
 	for _, n := range c.notes {
@@ -522,6 +534,7 @@ func (c *converter) emit() []byte {
 			if i > 0 {
 				p.line(0, "")
 			}
+			p.cur = d.line
 			args := &table{entries: slices.Clone(b.args.entries)}
 			if out := outputTable(n); out != nil {
 				args.add("output", out)
@@ -530,10 +543,11 @@ func (c *converter) emit() []byte {
 		}
 	}
 	if len(unused) > 0 {
+		p.cur = 0
 		p.line(0, "")
 		p.comment(fmt.Sprintf("Left out: in no pipeline, so the collector does not run them either: %s.", strings.Join(unused, ", ")))
 	}
-	return []byte(p.b.String())
+	return []byte(p.b.String()), p.src
 }
 
 // convertBody converts a component's config keys, recording problems.

@@ -21,12 +21,18 @@ type entry struct {
 	key     string // "" in a list
 	val     value
 	comment string // a whole-line comment instead of a field
+	line    int    // the config's line it comes from; 0 when unknown
 }
 
 func (expr) isValue()   {}
 func (*table) isValue() {}
 
 func (t *table) add(key string, v value) { t.entries = append(t.entries, entry{key: key, val: v}) }
+
+// addAt adds a field that comes from the config's line.
+func (t *table) addAt(key string, v value, line int) {
+	t.entries = append(t.entries, entry{key: key, val: v, line: line})
+}
 
 func (t *table) note(comment string) { t.entries = append(t.entries, entry{comment: comment}) }
 
@@ -119,9 +125,21 @@ func stringLit(s string) string {
 // otherwise, a trailing comma after each field.
 type printer struct {
 	b strings.Builder
+	// src[i] is the config's line that the script's line i+1 comes from
+	// (0: none), as cur said when it was written.
+	src []int
+	cur int
+}
+
+// at makes what is written next come from the config's line, when known.
+func (p *printer) at(line int) {
+	if line > 0 {
+		p.cur = line
+	}
 }
 
 func (p *printer) line(depth int, s string) {
+	p.src = append(p.src, p.cur)
 	if s == "" {
 		p.b.WriteString("\n")
 		return
@@ -186,7 +204,10 @@ func (p *printer) body(depth int, t *table) {
 		if e.key != "" {
 			prefix = luaKey(e.key) + " = "
 		}
+		outer := p.cur
+		p.at(e.line)
 		p.field(depth, prefix, e.val, ",")
+		p.cur = outer
 	}
 }
 

@@ -121,7 +121,7 @@ func (v *valueConv) mapping(t *table, path []string, n *yaml.Node) {
 		}
 		sub := append(path[:len(path):len(path)], k.Value)
 		if val, ok := v.value(t, sub, p.val); ok {
-			t.add(k.Value, val)
+			t.addAt(k.Value, val, k.Line)
 		}
 	}
 }
@@ -141,11 +141,11 @@ func (v *valueConv) value(parent *table, path []string, n *yaml.Node) (value, bo
 		for i, e := range n.Content {
 			sub := append(path[:len(path):len(path)], strconv.Itoa(i))
 			if isNull(e) {
-				t.add("", &table{})
+				t.addAt("", &table{}, e.Line)
 				continue
 			}
 			if val, ok := v.value(t, sub, e); ok {
-				t.add("", val)
+				t.addAt("", val, e.Line)
 			}
 		}
 		return t, true

@@ -1,0 +1,71 @@
+package convert
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	flowcomp "github.com/flowlua/flowlua/engine/component"
+	"github.com/flowlua/flowlua/engine/script"
+)
+
+// The script's lines map to the config's: each field to its key's line,
+// each block to its component's, so that errors point into the config.
+func TestTranslateLines(t *testing.T) {
+	src := []byte(`receivers:
+  otlp:
+    protocols:
+      grpc:
+        endpoint: 127.0.0.1:4317
+exporters:
+  debug:
+    verbosity: detailed
+service:
+  pipelines:
+    traces:
+      receivers: [otlp]
+      exporters: [debug]
+`)
+	lua, lines, err := Translator{}.Translate("c.yaml", src, flowcomp.DefaultRegistry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{
+		`otelcol.receiver.otlp "default" {`:       2,
+		`grpc = { endpoint = "127.0.0.1:4317" },`: 4,
+		`otelcol.exporter.debug "default" {`:      7,
+		`verbosity = "detailed",`:                 8,
+	}
+	got := strings.Split(string(lua), "\n")
+	if len(lines) != len(got)-1 {
+		t.Fatalf("%d lines mapped for a script of %d", len(lines), len(got)-1)
+	}
+	for i, l := range got[:len(lines)] {
+		if w, ok := want[strings.TrimSpace(l)]; ok {
+			if lines[i] != w {
+				t.Errorf("script line %d %q comes from config line %d, want %d", i+1, l, lines[i], w)
+			}
+			delete(want, strings.TrimSpace(l))
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not in the script: %v\n%s", want, lua)
+	}
+}
+
+// YAML that does not parse is an error at its line.
+func TestTranslateYAMLError(t *testing.T) {
+	_, _, err := Translator{}.Translate("c.yaml", []byte("receivers:\n  otlp:\n  - a\n  b: [\n"), flowcomp.DefaultRegistry)
+	var ds script.Diagnostics
+	if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Pos.File != "c.yaml" || ds[0].Pos.Line < 2 {
+		t.Fatalf("err = %v, want one diagnostic at a line of c.yaml", err)
+	}
+}
+
+func TestTranslates(t *testing.T) {
+	for path, want := range map[string]bool{"a.yaml": true, "b.YML": true, "c.lua": false, "d": false} {
+		if got := (Translator{}).Translates(path); got != want {
+			t.Errorf("Translates(%q) = %v", path, got)
+		}
+	}
+}
