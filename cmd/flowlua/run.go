@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/gcsmooth"
 	"github.com/flowlua/flowlua/cmd/flowlua/internal/memorylimit"
@@ -90,6 +93,7 @@ func (r *runCmd) Run(e *env) error {
 	if err := r.pipelinePath(); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	tel := r.configTelemetry()
 	secrets := redact.NewSet()
 	logger := newLogger(e.stderr, r.LogLevel, r.LogFormat, secrets)
 	if err := setFeatureGates(r.FeatureGates); err != nil {
@@ -128,6 +132,13 @@ func (r *runCmd) Run(e *env) error {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		buildInfo(),
 	)
+	if tel.MetricsAddr != "" {
+		stopMetrics, err := serveTelemetryMetrics(tel.MetricsAddr, metrics, logger)
+		if err != nil {
+			return &exitError{code: exitConfig, err: fmt.Errorf("%s: service::telemetry::metrics: %w", r.Path, err)}
+		}
+		defer stopMetrics()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -213,6 +224,47 @@ func (r *runCmd) Run(e *env) error {
 	}
 	logger.Info("shut down")
 	return err
+}
+
+// configTelemetry applies a collector config's service::telemetry to the
+// log flags left at their defaults, and returns it; a script has none.
+func (r *runCmd) configTelemetry() convert.Telemetry {
+	if !(convert.Translator{}).Translates(r.Path) {
+		return convert.Telemetry{}
+	}
+	src, err := os.ReadFile(r.Path)
+	if err != nil {
+		return convert.Telemetry{} // the load reports it
+	}
+	res, err := convert.Convert(src, convert.Options{Filename: r.Path, Unformatted: true})
+	if err != nil {
+		return convert.Telemetry{}
+	}
+	tel := res.Telemetry
+	if tel.LogLevel != "" && r.LogLevel == "info" {
+		r.LogLevel = tel.LogLevel
+	}
+	if tel.LogFormat != "" && r.LogFormat == "logfmt" {
+		r.LogFormat = tel.LogFormat
+	}
+	return tel
+}
+
+// serveTelemetryMetrics serves /metrics of reg at addr, where a
+// collector config's telemetry says Prometheus pulls the collector's own
+// metrics (:8888 in the Helm chart), besides the HTTP service's address.
+// It is set when flowlua starts; a reload does not move it.
+func serveTelemetryMetrics(addr string, reg *prometheus.Registry, logger *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	logger.Info("serving the collector config's telemetry metrics", "addr", ln.Addr().String(), "path", "/metrics")
+	return func() { _ = srv.Close() }, nil
 }
 
 // pipelinePath sets Path from --config, which names the pipeline as the

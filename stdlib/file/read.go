@@ -2,6 +2,7 @@
 package file
 
 import (
+	"strings"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -33,6 +34,7 @@ type Arguments struct {
 	IsSecret      bool          `lua:"is_secret" doc:"hide the content in the API and the UI"`
 	PollFrequency time.Duration `lua:"poll_frequency" doc:"how often to re-read the file besides change notifications"`
 	MaxSize       int64         `lua:"max_size" doc:"largest file accepted, in bytes (at most 64 MiB); a larger file is an error"`
+	TrimSpace     bool          `lua:"trim_space" doc:"export the content without leading and trailing white space (a token file's final newline), as the collector's ${file:...} reads a value"`
 }
 
 const (
@@ -218,6 +220,9 @@ func (r *Read) read() error {
 		r.health = component.Health{Health: component.HealthHealthy, Message: "read " + name, UpdateTime: time.Now()}
 	}
 	content := string(data)
+	if args.TrimSpace {
+		content = strings.TrimSpace(content)
+	}
 	changed := content != r.content || !r.published
 	r.content, r.published = content, true
 	r.mu.Unlock()

@@ -16,6 +16,7 @@ import (
 
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
+	"go.opentelemetry.io/collector/extension/extensioncapabilities"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
@@ -268,6 +269,14 @@ func (a *adapter) startLocked(inst *instance) error {
 	}
 	if inst.ext != nil {
 		inst.ext.started(inst.comps[0])
+		// The collector tells pipeline watchers (health_check) once its
+		// pipelines run; an extension here starts after the components
+		// it serves are built, and flowlua's own readiness is /-/ready.
+		if w, ok := inst.comps[0].(extensioncapabilities.PipelineWatcher); ok {
+			if err := w.Ready(); err != nil {
+				a.opts.Logger.Warn("the extension refused the pipelines' readiness", "err", err)
+			}
+		}
 		if inst.ext != a.ext {
 			a.ext = inst.ext
 			if a.opts.OnStateChange != nil {
@@ -290,6 +299,9 @@ func (a *adapter) retire(ctx context.Context, inst *instance) {
 	}
 	if inst.ext != nil {
 		inst.ext.stopped()
+		if w, ok := inst.comps[0].(extensioncapabilities.PipelineWatcher); ok {
+			_ = w.NotReady()
+		}
 	}
 	if a.input != nil && a.input.Get() == dataplane.Consumer(inst) {
 		a.input.Set(nil)

@@ -20,6 +20,8 @@ import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusremotewriteexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/basicauthextension"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/bearertokenauthextension"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/healthcheckextension"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/pprofextension"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/storage/filestorage"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/cumulativetodeltaprocessor"
@@ -89,4 +91,11 @@ func init() {
 	RegisterExtension(filestorage.NewFactory(), WithDataDir("directory", "compaction.directory"))
 	RegisterExtension(basicauthextension.NewFactory())
 	RegisterExtension(bearertokenauthextension.NewFactory())
+	// What collector configs carry besides pipelines: the port the Helm
+	// chart's probes ask (health_check, 13133) and the profiler's (1777).
+	// flowlua serves its own health and profiles on its HTTP address too.
+	// zpages is not hosted: its pages show the collector's own tracer
+	// and service, which flowlua does not have (convert notes it).
+	RegisterExtension(healthcheckextension.NewFactory())
+	RegisterExtension(pprofextension.NewFactory())
 }

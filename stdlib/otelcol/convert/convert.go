@@ -90,6 +90,9 @@ type Result struct {
 	// config's: Lines[i] is the config's line that the script's line
 	// i+1 comes from (0: none, such as the script's head comment).
 	Lines []int
+	// Telemetry is what service::telemetry asks of flowlua's own logs and
+	// metrics, which its command line sets.
+	Telemetry Telemetry
 }
 
 // Error writes the problems, one `file:line: message` a line.
@@ -123,6 +126,7 @@ type decl struct {
 	known          bool
 	used           bool    // in a pipeline, or (extensions) listed or referenced
 	listed         bool    // extensions: in service::extensions
+	builtin        bool    // an extension whose work flowlua does itself (servedByFlowlua)
 	nodes          []*node // its instances: one, or a processor's one per pipeline
 }
 
@@ -159,6 +163,47 @@ type converter struct {
 	pipes    []*pipeline
 	labels   labels
 	notes    []string // what was left out outside any component, for the script's head
+	tel      Telemetry
+	files    []fileRead // the file.read components of ${file:...} references, in order
+}
+
+// fileRead is a file.read component made for ${file:PATH} references.
+type fileRead struct {
+	path, label string
+	line        int
+}
+
+// fileRead returns the reference to the content of the file at path, as
+// ${file:PATH} reads it: trimmed, and secret (such files hold tokens).
+func (c *converter) fileRead(path string, line int) string {
+	for _, f := range c.files {
+		if f.path == path {
+			return "file.read." + f.label + ".content"
+		}
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	label := labelFor(base)
+	for i := 2; slices.ContainsFunc(c.files, func(f fileRead) bool { return f.label == label }); i++ {
+		label = fmt.Sprintf("%s_%d", labelFor(base), i)
+	}
+	c.files = append(c.files, fileRead{path: path, label: label, line: line})
+	return "file.read." + label + ".content"
+}
+
+// labelFor makes a label of s: its letters, digits and underscores.
+func labelFor(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' && b.Len() > 0 {
+			b.WriteRune(r)
+		} else if b.Len() > 0 {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "file"
+	}
+	return b.String()
 }
 
 func (c *converter) problem(line int, format string, args ...any) {
@@ -233,13 +278,20 @@ func Convert(src []byte, o Options) (*Result, error) {
 	script, lines := c.emit()
 	sort.SliceStable(c.problems, func(i, j int) bool { return c.problems[i].Line < c.problems[j].Line })
 	if o.Unformatted {
-		return &Result{Script: script, Problems: c.problems, Filename: o.Filename, Lines: lines}, nil
+		return &Result{Script: script, Problems: c.problems, Filename: o.Filename, Lines: lines, Telemetry: c.tel}, nil
 	}
 	out, err := format.Source(script)
 	if err != nil {
 		return nil, fmt.Errorf("formatting the script: %w\n%s", err, script)
 	}
-	return &Result{Script: out, Problems: c.problems, Filename: o.Filename}, nil
+	return &Result{Script: out, Problems: c.problems, Filename: o.Filename, Telemetry: c.tel}, nil
+}
+
+// servedByFlowlua are the extensions whose work flowlua does itself, so
+// that a config listing them runs: each is noted at the script's head
+// with where flowlua does it, not reported as a problem.
+var servedByFlowlua = map[string]string{
+	"zpages": "flowlua's component list, health and live debugging are on its HTTP address (--http.listen-addr): its page, /api/v0/components and /api/v0/livedebugging; it keeps no zPages",
 }
 
 var typePattern = regexp.MustCompile(`^[a-zA-Z][0-9a-zA-Z_]{0,62}$`)
@@ -267,6 +319,13 @@ func (c *converter) section(class, section string, n *yaml.Node) {
 			continue
 		}
 		d.comp, d.known = c.cat.Lookup(class, typ)
+		if why, ok := servedByFlowlua[typ]; ok && class == "extension" && !d.known {
+			// Not a problem: flowlua itself does what it did.
+			c.notes = append(c.notes, fmt.Sprintf("%s:%d: %s: %s", c.base, d.line, d.what(), why))
+			d.used, d.listed, d.builtin = false, true, true
+			c.byID[class][id] = d
+			continue
+		}
 		c.decls[class] = append(c.decls[class], d)
 		c.byID[class][id] = d
 	}
@@ -283,6 +342,9 @@ func (c *converter) service(n *yaml.Node) {
 		case "extensions":
 			for _, e := range c.ids(p.val, "service::extensions") {
 				d := c.byID["extension"][e.Value]
+				if d != nil && d.builtin {
+					continue
+				}
 				if d == nil {
 					c.leaveOut(e.Line, "service::extensions: extension %s is not configured", e.Value)
 					continue
@@ -292,7 +354,7 @@ func (c *converter) service(n *yaml.Node) {
 		case "pipelines":
 			c.pipelines(p.val)
 		case "telemetry":
-			c.leaveOut(p.key.Line, "service::telemetry: not converted: flowlua's own logs and metrics are set by its command line (--log.level, --log.format) and served at /metrics")
+			c.telemetry(p.val)
 		default:
 			c.leaveOut(p.key.Line, "service::%s: not converted: not a key flowlua knows", p.key.Value)
 		}
@@ -511,6 +573,15 @@ func (c *converter) emit() ([]byte, []int) {
 				blocks = append(blocks, block{d: d, args: bodies[d]})
 			}
 		}
+	}
+	for _, f := range c.files {
+		p.line(0, "")
+		p.cur = f.line
+		args := &table{}
+		args.add("filename", expr(quote(f.path)))
+		args.add("is_secret", expr("true"))
+		args.add("trim_space", expr("true"))
+		p.block("file.read", f.label, args)
 	}
 	for _, b := range blocks {
 		p.line(0, "")

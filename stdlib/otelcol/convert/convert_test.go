@@ -227,7 +227,6 @@ service:
 			"config.yaml:6: service::extensions: extension zpages is not configured",
 			"config.yaml:8: service::pipelines::profiles: not converted: flowlua carries traces, metrics and logs, not profiles",
 			"config.yaml:11: service::pipelines::spans: not a pipeline id: the signal must be traces, metrics or logs",
-			"config.yaml:14: service::telemetry: not converted: flowlua's own logs and metrics are set by its command line (--log.level, --log.format) and served at /metrics",
 			"config.yaml:15: service::frobs: not converted: not a key flowlua knows",
 		}},
 		{"extensions", `
@@ -258,8 +257,8 @@ receivers: {otlp: {protocols: {grpc: {endpoint: "${http://config/endpoint}"}}}}
 exporters: {debug: {verbosity: "${yaml:basic}"}, otlp: {endpoint: "${env:A:-${env:B}}"}}
 service: {pipelines: {logs: {receivers: [otlp], exporters: [debug, otlp]}}}
 `, []string{
-			"config.yaml:2: receivers::otlp: protocols.grpc.endpoint: ${http://config/endpoint}: the http provider does not convert, only env does",
-			"config.yaml:3: exporters::debug: verbosity: ${yaml:basic}: the yaml provider does not convert, only env does",
+			"config.yaml:2: receivers::otlp: protocols.grpc.endpoint: ${http://config/endpoint}: the http provider does not convert, only env and file do",
+			"config.yaml:3: exporters::debug: verbosity: ${yaml:basic}: the yaml provider does not convert, only env and file do",
 			"config.yaml:3: exporters::otlp: endpoint: ${env:A:-${env:B}}: a default holding another reference does not convert",
 		}},
 	} {

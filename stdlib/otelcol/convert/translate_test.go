@@ -69,3 +69,32 @@ func TestTranslates(t *testing.T) {
 		}
 	}
 }
+
+// ${file:PATH} becomes a file.read component, one per file, read as the
+// collector's file provider reads a value: trimmed, and secret.
+func TestFileProvider(t *testing.T) {
+	res, err := Convert([]byte(`receivers: {otlp: {protocols: {grpc: }}}
+exporters:
+  otlp:
+    endpoint: x:4317
+    headers:
+      authorization: Bearer ${file:/etc/collector/token}
+      x-again: ${file:/etc/collector/token}
+service: {pipelines: {traces: {receivers: [otlp], exporters: [otlp]}}}
+`), Options{})
+	if err != nil || len(res.Problems) > 0 {
+		t.Fatalf("%v %s", err, res.Error())
+	}
+	for _, want := range []string{
+		"file.read \"token\" {\n  filename = \"/etc/collector/token\",\n  is_secret = true,\n  trim_space = true,\n}",
+		`authorization = "Bearer " .. file.read.token.content,`,
+		`["x-again"] = file.read.token.content,`,
+	} {
+		if !strings.Contains(string(res.Script), want) {
+			t.Errorf("script lacks %q:\n%s", want, res.Script)
+		}
+	}
+	if n := strings.Count(string(res.Script), "file.read \""); n != 1 {
+		t.Errorf("%d file.read components, want 1", n)
+	}
+}

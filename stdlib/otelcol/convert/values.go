@@ -220,6 +220,14 @@ func (v *valueConv) str(parent *table, path []string, n *yaml.Node, field string
 		}
 		return expr(ref), true
 	}
+	for i, seg := range segs {
+		if seg.file != "" {
+			// The file's content, read (and watched) by a file.read
+			// component; one per file.
+			segs[i] = segment{lit: v.c.fileRead(seg.file, n.Line)}
+			segs[i].file = seg.file
+		}
+	}
 	parts := luaParts(segs)
 	if len(segs) == 1 && segs[0].env != "" {
 		// The collector types a whole-value reference as YAML would its
@@ -239,6 +247,10 @@ func (v *valueConv) str(parent *table, path []string, n *yaml.Node, field string
 func luaParts(segs []segment) []string {
 	parts := make([]string, len(segs))
 	for i, s := range segs {
+		if s.file != "" {
+			parts[i] = s.lit // the reference fileRead made
+			continue
+		}
 		if s.env == "" {
 			parts[i] = stringLit(s.lit)
 			continue
@@ -252,11 +264,13 @@ func luaParts(segs []segment) []string {
 	return parts
 }
 
-// segment is a literal piece of a string or an environment variable.
+// segment is a literal piece of a string, an environment variable or a
+// file's content.
 type segment struct {
-	lit string
-	env string  // the variable's name, or "" for a literal
-	def *string // its default (`:-default`), if any
+	lit  string
+	env  string  // the variable's name, or "" for a literal
+	def  *string // its default (`:-default`), if any
+	file string  // ${file:PATH}: the file's path
 }
 
 var (
@@ -265,8 +279,8 @@ var (
 )
 
 // expand splits s at the collector's ${...} references: ${env:VAR},
-// ${VAR}, either with `:-default`; `$$` is a `$`. Another provider
-// (file, http, yaml, ...) is an error.
+// ${VAR}, either with `:-default`, and ${file:PATH}; `$$` is a `$`.
+// Another provider (http, yaml, ...) is an error.
 func expand(s string) ([]segment, error) {
 	var segs []segment
 	var lit strings.Builder
@@ -299,13 +313,12 @@ func expand(s string) ([]segment, error) {
 				segs = append(segs, seg)
 			case m != nil:
 				return nil, fmt.Errorf("${%s}: a default holding another reference does not convert", ref)
+			case strings.HasPrefix(ref, "file:") && len(ref) > len("file:") && !strings.Contains(ref, "${"):
+				flush()
+				segs = append(segs, segment{file: strings.TrimPrefix(ref, "file:")})
 			case scheme.MatchString(ref):
 				p := scheme.FindStringSubmatch(ref)[1]
-				hint := ""
-				if p == "file" {
-					hint = " (a file.read component reads a file: reference its content)"
-				}
-				return nil, fmt.Errorf("${%s}: the %s provider does not convert, only env does%s", ref, p, hint)
+				return nil, fmt.Errorf("${%s}: the %s provider does not convert, only env and file do", ref, p)
 			default:
 				return nil, fmt.Errorf("${%s}: not an environment variable reference", ref)
 			}
