@@ -2,10 +2,10 @@
 package file
 
 import (
-	"strings"
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
