@@ -27,8 +27,8 @@ func (c *converter) emit() ([]byte, error) {
 
 	s.Blank()
 	if receiver := c.name("receiver", receiverType); receiver == "" {
-		c.problem(c.receiverLine, "scrape_configs: no flowlua component otelcol.receiver.%s: the prometheus plugin serves it (plugins/prometheus beside the config or beside flowlua, or --plugins.path)", receiverType)
-		s.Comment(fmt.Sprintf("left out (%s:%d): scrape_configs: no flowlua component otelcol.receiver.%s: the prometheus plugin serves it", c.base, c.receiverLine, receiverType))
+		c.problem(c.receiverLine, "scrape_configs: no flowlua component otelcol.receiver.%s: the prometheus plugin serves it (plugins/prometheus beside the config or beside flowlua, or --plugins.path)", receiverType[0])
+		s.Comment(fmt.Sprintf("left out (%s:%d): scrape_configs: no flowlua component otelcol.receiver.%s: the prometheus plugin serves it", c.base, c.receiverLine, receiverType[0]))
 	} else {
 		args := &convert.Table{}
 		args.Set("config", c.receiver)
@@ -49,8 +49,8 @@ func (c *converter) emit() ([]byte, error) {
 	for _, rw := range c.writes {
 		s.Blank()
 		if exporter == "" {
-			c.problem(rw.line, "remote_write: no flowlua component otelcol.exporter.%s: see flowlua components", exporterType)
-			s.Comment(fmt.Sprintf("left out (%s:%d): remote_write: no flowlua component otelcol.exporter.%s: see flowlua components", c.base, rw.line, exporterType))
+			c.problem(rw.line, "remote_write: no flowlua component otelcol.exporter.%s: see flowlua components", exporterType[0])
+			s.Comment(fmt.Sprintf("left out (%s:%d): remote_write: no flowlua component otelcol.exporter.%s: see flowlua components", c.base, rw.line, exporterType[0]))
 			continue
 		}
 		args := &convert.Table{}

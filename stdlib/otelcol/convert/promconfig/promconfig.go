@@ -292,7 +292,7 @@ func (c *converter) remoteWrites(n *yaml.Node) {
 		c.leaveOut(n.Line, "remote_write: expected a list, got %s", convert.KindName(n))
 		return
 	}
-	exporter := c.name("exporter", "prometheusremotewrite")
+	exporter := c.name("exporter", exporterType)
 	for i, e := range n.Content {
 		e = convert.Resolve(e)
 		what := fmt.Sprintf("remote_write[%d]", i)
@@ -304,12 +304,13 @@ func (c *converter) remoteWrites(n *yaml.Node) {
 	}
 }
 
-// name returns the flowlua name of the component a collector type
-// selects; "" when none answers to it.
-func (c *converter) name(class, typ string) string {
-	comp, ok := c.cat.Lookup(class, typ)
-	if !ok {
-		return ""
+// name returns the flowlua name of the component the first of the
+// collector's type names that one answers to selects; "" when none does.
+func (c *converter) name(class string, types []string) string {
+	for _, t := range types {
+		if comp, ok := c.cat.Lookup(class, t); ok {
+			return comp.Name
+		}
 	}
-	return comp.Name
+	return ""
 }

@@ -8,13 +8,14 @@ import (
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
 
-// exporterType and the extensions' are the collector's type names; the
-// catalog gives the flowlua names.
-const (
-	exporterType    = "prometheusremotewrite"
-	receiverType    = "prometheus"
-	basicAuthType   = "basicauth"
-	bearerTokenType = "bearertokenauth"
+// The collector's type names of the components a script uses, the
+// current one first (prometheusremotewrite is a deprecated alias of
+// prometheus_remote_write); the catalog gives the flowlua names.
+var (
+	exporterType    = []string{"prometheus_remote_write", "prometheusremotewrite"}
+	receiverType    = []string{"prometheus"}
+	basicAuthType   = []string{"basicauth", "basic_auth"}
+	bearerTokenType = []string{"bearertokenauth", "bearer_token_auth"}
 )
 
 // remoteWriteLacks says why each remote_write key the exporter has no
@@ -182,7 +183,7 @@ func (c *converter) tls(n *yaml.Node, what string, notes *convert.Table) *conver
 func (c *converter) basicAuth(rw *remoteWrite, k, v *yaml.Node, what string) {
 	ext := c.name("extension", basicAuthType)
 	if ext == "" {
-		c.noteIn(rw.args, k.Line, "%s: not converted: no flowlua component otelcol.extension.%s: see flowlua components", what, basicAuthType)
+		c.noteIn(rw.args, k.Line, "%s: not converted: no flowlua component otelcol.extension.%s: see flowlua components", what, basicAuthType[0])
 		return
 	}
 	auth := &convert.Table{}
@@ -205,7 +206,7 @@ func (c *converter) basicAuth(rw *remoteWrite, k, v *yaml.Node, what string) {
 func (c *converter) bearer(rw *remoteWrite, k, v *yaml.Node, what string) {
 	ext := c.name("extension", bearerTokenType)
 	if ext == "" {
-		c.noteIn(rw.args, k.Line, "%s: not converted: no flowlua component otelcol.extension.%s: see flowlua components", what, bearerTokenType)
+		c.noteIn(rw.args, k.Line, "%s: not converted: no flowlua component otelcol.extension.%s: see flowlua components", what, bearerTokenType[0])
 		return
 	}
 	args := &convert.Table{}
