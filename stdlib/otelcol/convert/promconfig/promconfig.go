@@ -25,6 +25,20 @@
 //     otel_scope_version labels, no target_info series, metric names as
 //     scraped. The script says so in a comment.
 //
+// What options cannot make alike, and so stays different from Prometheus:
+//
+//   - relative paths (file_sd_configs files, tls files, credentials
+//     files, scrape_config_files) are flowlua's working directory's, not
+//     the config file's directory's as in Prometheus;
+//   - the prometheus plugin feeds static targets through files, so a
+//     relabel rule that maps every __meta_ label (labelmap on
+//     __meta_(.+)) gets a `filepath` label Prometheus would not make;
+//   - the exporter queues in memory (its wal setting is not set), where
+//     Prometheus reads what it sends from its WAL; its workers are a
+//     fixed number (max_shards), where Prometheus reshards as it goes;
+//   - no exemplars are sent, and the metadata goes with each request
+//     rather than once a minute.
+//
 // What has no equivalent is a Problem at its line, with the reason, and a
 // comment where it was left out: rule_files and alerting (flowlua
 // evaluates no rules), remote_read, storage, tracing, otlp and runtime
