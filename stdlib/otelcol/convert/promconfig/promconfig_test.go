@@ -201,6 +201,32 @@ remote_write:
 	}
 }
 
+// TestLiteral: Prometheus's strings are taken as they are: ${1} in a
+// relabel replacement is not an environment variable, and `$$` stays two.
+func TestLiteral(t *testing.T) {
+	res := convertString(t, `
+scrape_configs:
+  - job_name: a
+    relabel_configs:
+      - {target_label: x, replacement: "${1}:$$"}
+    metric_relabel_configs:
+      - regex:
+        action: labeldrop
+remote_write: [{url: "http://a"}]
+`, catalog)
+	if len(res.Problems) > 0 {
+		t.Fatalf("problems:\n%s", res.Error())
+	}
+	script := string(res.Script)
+	if !strings.Contains(script, `replacement = "${1}:$$"`) {
+		t.Errorf("the replacement is not as written:\n%s", script)
+	}
+	// A null leaves its key out: Prometheus's default applies.
+	if strings.Contains(script, "regex") {
+		t.Errorf("a null regex is written:\n%s", script)
+	}
+}
+
 // TestMetadataOff: metadata_config.send = false turns the exporter's off;
 // Prometheus's default sends it.
 func TestMetadataOff(t *testing.T) {
