@@ -151,7 +151,7 @@ scrape_configs: [{job_name: a}]
 remote_write:
   - url: http://a
     send_exemplars: true
-    send_native_histograms: false
+    send_native_histograms: true # the scrape configs turn them on
     sigv4: {region: eu-west-1}
     protobuf_message: io.prometheus.write.v2.Request
     queue_config:

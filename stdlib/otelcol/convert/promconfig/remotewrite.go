@@ -23,7 +23,6 @@ var (
 var remoteWriteLacks = map[string]string{
 	"write_relabel_configs":  "the exporter relabels nothing: relabel in the scrape config's metric_relabel_configs (for every remote_write), or in an otelcol.processor.transform or filter before this exporter",
 	"send_exemplars":         "the receiver and exporter carry no exemplars to remote write",
-	"send_native_histograms": "the exporter sends the native histograms the receiver makes (scrape_native_histograms), with no switch of its own",
 	"oauth2":                 "there is no OAuth2 client authenticator in flowlua (see flowlua components)",
 	"sigv4":                  "there is no SigV4 authenticator in flowlua (see flowlua components)",
 	"azuread":                "there is no Azure AD authenticator in flowlua (see flowlua components)",
@@ -126,7 +125,11 @@ func (c *converter) remoteWrite(n *yaml.Node, what, exporter string) *remoteWrit
 				continue
 			}
 			c.noteIn(rw.args, k.Line, "%s: not converted: %s", at, remoteWriteLacks[k.Value])
-		case "send_exemplars", "send_native_histograms":
+		case "send_native_histograms":
+			// The exporter sends the native histograms the receiver
+			// makes, which the scrape configs turn on
+			// (scrape_native_histograms), as Prometheus needs too.
+		case "send_exemplars":
 			if v.Value != "true" {
 				continue
 			}
@@ -139,7 +142,7 @@ func (c *converter) remoteWrite(n *yaml.Node, what, exporter string) *remoteWrit
 			c.noteIn(rw.args, k.Line, "%s: not converted: %s", at, why)
 		}
 	}
-	if rw.http.Len() == 0 || !hasURL(ps) {
+	if !hasURL(ps) {
 		c.noteIn(rw.args, n.Line, "%s: url: missing", what)
 	}
 	rw.args.Set("send_metadata", convert.Expr(fmt.Sprint(metadata)))
