@@ -11,8 +11,9 @@
 //  2. Each remote_write entry becomes an
 //     otelcol.exporter.prometheus_remote_write, labelled by its name
 //     (the label rule of package convert; "default" without one), that
-//     the receiver sends to: url, headers, remote_timeout, proxy_url,
-//     tls_config, basic_auth (an otelcol.extension.basicauth),
+//     the receiver sends to: url, headers, remote_timeout (30s when
+//     unset, Prometheus's default), proxy_url, tls_config, basic_auth
+//     (an otelcol.extension.basicauth),
 //     authorization and bearer_token[_file] (an
 //     otelcol.extension.bearertokenauth), queue_config's max_shards,
 //     min_backoff and max_backoff, metadata_config.send and

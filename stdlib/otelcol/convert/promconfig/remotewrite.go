@@ -68,6 +68,9 @@ var tlsKeys = map[string]string{
 // tlsVersions are Prometheus's TLS versions in the collector's words.
 var tlsVersions = map[string]string{"TLS10": "1.0", "TLS11": "1.1", "TLS12": "1.2", "TLS13": "1.3"}
 
+// prometheusTimeout is Prometheus's default remote_timeout.
+const prometheusTimeout = "30s"
+
 // remoteWrite converts one remote_write entry.
 func (c *converter) remoteWrite(n *yaml.Node, what, exporter string) *remoteWrite {
 	ps := convert.Pairs(n)
@@ -80,6 +83,7 @@ func (c *converter) remoteWrite(n *yaml.Node, what, exporter string) *remoteWrit
 	rw := &remoteWrite{line: n.Line, args: &convert.Table{}, http: &convert.Table{}}
 	rw.label = c.take(exporter, convert.Label(name))
 	metadata := true // Prometheus sends metadata unless metadata_config.send is false
+	timeout := false
 	for _, p := range ps {
 		k, v := p[0], p[1]
 		at := what + "." + k.Value
@@ -94,6 +98,7 @@ func (c *converter) remoteWrite(n *yaml.Node, what, exporter string) *remoteWrit
 			rw.http.Set(k.Value, c.literal(v, at))
 		case "remote_timeout":
 			rw.args.Set("timeout", c.literal(v, at))
+			timeout = true
 		case "follow_redirects":
 			if v.Value != "true" {
 				c.noteIn(rw.args, k.Line, "%s: not converted: the exporter's HTTP client always follows redirects", at)
@@ -141,6 +146,10 @@ func (c *converter) remoteWrite(n *yaml.Node, what, exporter string) *remoteWrit
 			}
 			c.noteIn(rw.args, k.Line, "%s: not converted: %s", at, why)
 		}
+	}
+	if !timeout {
+		// Prometheus's default, where the exporter's is 5s.
+		rw.args.Set("timeout", convert.String(prometheusTimeout))
 	}
 	if !hasURL(ps) {
 		c.noteIn(rw.args, n.Line, "%s: url: missing", what)
