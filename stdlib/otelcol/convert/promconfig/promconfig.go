@@ -22,7 +22,7 @@
 //     adds them: to what it sends.
 //  3. The receiver and the exporters set the options that make the
 //     series remote-written the ones Prometheus's own scrape and remote
-//     write make (seriesOptions): no otel_scope_name and
+//     write make (see receiverComment): no otel_scope_name and
 //     otel_scope_version labels, no target_info series, metric names as
 //     scraped. The script says so in a comment.
 //
@@ -103,9 +103,10 @@ func Is(src []byte) bool {
 	return prom
 }
 
-// seriesOptions are what the script sets so that a scrape → remote-write
-// pipeline writes the series Prometheus writes, with the comment that
-// says so. The translator of the pinned exporter
+// receiverComment and exporterComment say, in the script, what the
+// options set beside them do: make a scrape → remote-write pipeline
+// write the series Prometheus writes (TestPrometheusParity in
+// cmd/flowlua compares them with a real Prometheus's). The translator of the pinned exporter
 // (pkg/translator/prometheusremotewrite) otherwise adds otel_scope_name
 // and otel_scope_version to every series (the receiver's scope), sends a
 // target_info series per target with its resource attributes
