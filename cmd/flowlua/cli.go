@@ -31,7 +31,7 @@ type cli struct {
 	Graph      graphCmd      `cmd:"" help:"Print a pipeline's component and service graph as Graphviz DOT."`
 	Components componentsCmd `cmd:"" help:"List components, or show one component's arguments and exports."`
 	Test       testCmd       `cmd:"" help:"Run pipeline test cases (*_test.lua): input fed to a component, assertions on what reaches outputs."`
-	Convert    convertCmd    `cmd:"" help:"Translate an OpenTelemetry Collector configuration (YAML) into a flowlua script."`
+	Convert    convertCmd    `cmd:"" help:"Translate an OpenTelemetry Collector or a Prometheus server configuration (YAML) into a flowlua script."`
 	Fmt        fmtCmd        `cmd:"" help:"Format pipeline scripts canonically (-w writes them back, -d shows the diff and exits 1 when any)."`
 	Version    versionCmd    `cmd:"" help:"Print the version."`
 }

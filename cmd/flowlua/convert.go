@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
+	"github.com/flowlua/flowlua/stdlib/otelcol/convert/promconfig"
 )
 
 type convertCmd struct {
-	Path         string `arg:"" name:"config" help:"The collector configuration (.yaml)."`
+	Path         string `arg:"" name:"config" help:"The collector configuration (.yaml), or a Prometheus server configuration (prometheus.yml)."`
 	Output       string `short:"o" name:"output" placeholder:"FILE" help:"Write the script to FILE instead of stdout."`
 	BypassErrors bool   `name:"bypass-errors" help:"Write what converts, with a comment where each part was left out, and exit 0; the problems are still reported."`
 	pluginFlags
@@ -24,7 +25,12 @@ func (c *convertCmd) Run(e *env) error {
 	// beside flowlua, --plugins.path) convert under their own names.
 	dirs := append([]string{filepath.Join(filepath.Dir(c.Path), "plugins")}, c.PluginsPath...)
 	cat := convert.Registry(e.withNativePlugins(c.pluginFlags, dirs))
-	res, err := convert.Convert(src, convert.Options{Filename: c.Path, Catalog: cat})
+	var res *convert.Result
+	if promconfig.Is(src) {
+		res, err = promconfig.Convert(src, promconfig.Options{Filename: c.Path, Catalog: cat})
+	} else {
+		res, err = convert.Convert(src, convert.Options{Filename: c.Path, Catalog: cat})
+	}
 	if err != nil {
 		return &exitError{code: exitConfig, err: err}
 	}

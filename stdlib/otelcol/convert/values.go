@@ -84,6 +84,9 @@ type valueConv struct {
 	comp Component
 	what string // "receivers::otlp", for messages
 	errs []*leftOut
+	// literal takes strings as they are (no ${...}, no extensions) and
+	// leaves out a null scalar: for formats other than the collector's.
+	literal bool
 }
 
 // body converts a component's config mapping into the arguments table.
@@ -156,6 +159,9 @@ func (v *valueConv) value(parent *table, path []string, n *yaml.Node) (value, bo
 	}
 	switch n.Tag {
 	case "!!null":
+		if v.literal {
+			return nil, false
+		}
 		// `key:` turns a section on with its defaults (`grpc:` under
 		// protocols) or leaves a value at its default.
 		if field == otelcol.FieldTable || field == otelcol.FieldList || field == otelcol.FieldUnknown {
@@ -203,6 +209,9 @@ func (v *valueConv) value(parent *table, path []string, n *yaml.Node) (value, bo
 // string naming an extension where the config takes one becomes a
 // reference to the extension's id.
 func (v *valueConv) str(parent *table, path []string, n *yaml.Node, field string) (value, bool) {
+	if v.literal {
+		return expr(stringLit(n.Value)), true
+	}
 	segs, err := expand(n.Value)
 	if err != nil {
 		v.fail(parent, n, joinPath(path), "%v", err)
