@@ -107,6 +107,8 @@ require (
 )
 
 require (
+	github.com/grafana/alloy/syntax v0.1.0 // indirect
+	github.com/ohler55/ojg v1.20.1 // indirect
 	go.opentelemetry.io/collector/config/configmiddleware v1.71.0 // indirect
 	go.opentelemetry.io/collector/extension/extensionmiddleware v0.165.0 // indirect
 )

@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
+	"github.com/flowlua/flowlua/stdlib/otelcol/convert/alloyconfig"
 )
 
 type convertCmd struct {
-	Path         string `arg:"" name:"config" help:"The collector configuration (.yaml)."`
+	Path         string `arg:"" name:"config" help:"The collector configuration (.yaml), or Grafana Alloy's (.alloy)."`
 	Output       string `short:"o" name:"output" placeholder:"FILE" help:"Write the script to FILE instead of stdout."`
 	BypassErrors bool   `name:"bypass-errors" help:"Write what converts, with a comment where each part was left out, and exit 0; the problems are still reported."`
 	pluginFlags
@@ -24,7 +27,12 @@ func (c *convertCmd) Run(e *env) error {
 	// beside flowlua, --plugins.path) convert under their own names.
 	dirs := append([]string{filepath.Join(filepath.Dir(c.Path), "plugins")}, c.PluginsPath...)
 	cat := convert.Registry(e.withNativePlugins(c.pluginFlags, dirs))
-	res, err := convert.Convert(src, convert.Options{Filename: c.Path, Catalog: cat})
+	o := convert.Options{Filename: c.Path, Catalog: cat}
+	conv := convert.Convert
+	if isAlloy(c.Path, src) {
+		conv = alloyconfig.Convert
+	}
+	res, err := conv(src, o)
 	if err != nil {
 		return &exitError{code: exitConfig, err: err}
 	}
@@ -42,4 +50,17 @@ func (c *convertCmd) Run(e *env) error {
 		return &exitError{code: exitConfig, err: fmt.Errorf("flowlua convert: %v", err)}
 	}
 	return nil
+}
+
+// isAlloy reports whether a config is Alloy's: by its extension, or by
+// content that parses as Alloy's syntax and not as a YAML mapping.
+func isAlloy(path string, src []byte) bool {
+	switch filepath.Ext(path) {
+	case ".alloy", ".river":
+		return true
+	case ".yaml", ".yml":
+		return false
+	}
+	var m map[string]any
+	return yaml.Unmarshal(src, &m) != nil && alloyconfig.Parses(src)
 }
