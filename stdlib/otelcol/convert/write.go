@@ -66,6 +66,9 @@ func Write(decls []Decl, notes []string, problems []Problem, o Options) (*Result
 	if err != nil {
 		return nil, fmt.Errorf("formatting the script: %w\n%s", err, p.b.String())
 	}
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
 	problems = append(problems, probs...)
 	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	return &Result{Script: out, Problems: problems, Filename: o.Filename}, nil

@@ -250,6 +250,32 @@ func (c *converter) convert(k *comp) []convert.Decl {
 		return nil
 	}
 	k.done = true
+	before := len(*c.problems)
+	out := c.convertComp(k)
+	// What of it did not convert is noted above it.
+	var notes []string
+	written := map[string]bool{}
+	for _, d := range out {
+		if d.Name == "" {
+			written[d.Note] = true
+		}
+	}
+	for _, p := range (*c.problems)[before:] {
+		if n := fmt.Sprintf("left out (%s:%d): %s", c.base, p.Line, p.Msg); !written[n] {
+			notes = append(notes, n)
+		}
+	}
+	for i := range out {
+		if out[i].Name != "" && len(notes) > 0 {
+			out[i].Note = strings.Join(append(notes, out[i].Note), "\n")
+			out[i].Note = strings.TrimSuffix(out[i].Note, "\n")
+			break
+		}
+	}
+	return out
+}
+
+func (c *converter) convertComp(k *comp) []convert.Decl {
 	var out []convert.Decl
 	switch {
 	case c.moduleOf(k.name) != nil:

@@ -9,6 +9,7 @@ import (
 	"github.com/grafana/alloy/syntax/ast"
 	"github.com/grafana/alloy/syntax/parser"
 	"github.com/grafana/alloy/syntax/token"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
@@ -80,6 +81,7 @@ func (c *converter) module(m *module) []convert.Decl {
 				required = l.Value != "true"
 			}
 		}
+		var def, doc *yaml.Node
 		if d := at["default"]; d != nil {
 			if l, ok := d.Value.(*ast.LiteralExpr); ok {
 				typ = map[token.Token]string{token.STRING: "string", token.NUMBER: "number", token.FLOAT: "number", token.BOOL: "boolean"}[l.Kind]
@@ -88,21 +90,27 @@ func (c *converter) module(m *module) []convert.Decl {
 			if err != nil || typ == "" {
 				c.problem(line(d), "%s: argument %q: default: not converted: a default is a literal", what, name)
 				typ = "any"
-			} else if v != nil {
-				put(spec, "default", v)
+			} else {
+				def = v
 			}
 			required = false
+		}
+		if d := at["comment"]; d != nil {
+			if v, err := c.value(d.Value); err == nil {
+				doc = v
+			}
 		}
 		put(spec, "type", convert.Str(typ, a.line))
 		if required {
 			put(spec, "required", scalar("!!bool", "true", a.line))
 		}
-		if d := at["comment"]; d != nil {
-			if v, err := c.value(d.Value); err == nil && v != nil {
-				put(spec, "doc", v)
-			}
+		if def != nil {
+			put(spec, "default", def)
 		}
-		for k := range at {
+		if doc != nil {
+			put(spec, "doc", doc)
+		}
+		for _, k := range sortedKeys(at) {
 			if k != "optional" && k != "default" && k != "comment" {
 				c.problem(line(at[k]), "%s: argument %q: %s: not an argument's attribute", what, name, k)
 			}
@@ -136,7 +144,7 @@ func (c *converter) module(m *module) []convert.Decl {
 	}
 	put(body, "args", args)
 	put(body, "exports", exports)
-	fn := "function(args)\n" + lua + "\nreturn { " + strings.Join(ret, ", ") + " }\nend"
+	fn := "function(args)\n" + strings.TrimLeft(lua, "\n") + "\nreturn { " + strings.Join(ret, ", ") + " }\nend"
 	put(body, "body", convert.Expr(fn, m.line))
 	return []convert.Decl{{Name: "module", Label: m.name, What: what, Body: body}}
 }
