@@ -311,6 +311,11 @@ func init() {
 		"loki.process":            (*converter).consumed,
 		"loki.write":              (*converter).lokiWrite,
 	}
+	for sd, ok := range sdConfigs {
+		if ok {
+			families["discovery."+sd] = (*converter).consumed
+		}
+	}
 }
 
 // consumed is a component that converts into those that use it (a

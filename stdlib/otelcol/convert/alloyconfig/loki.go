@@ -33,6 +33,9 @@ func (c *converter) sourceFile(k *comp) []convert.Decl {
 		}
 		switch name {
 		case "targets", "forward_to", "tail_from_end", "encoding":
+		case "file_match":
+			// The filelog receiver finds the files of its include globs
+			// itself (poll_interval).
 		default:
 			out = append(out, c.leftOut(line(st), "%s: %s: not converted: no equivalent in the filelog receiver", k.what(), name))
 		}

@@ -29,6 +29,9 @@ var (
 	}
 	httpServer = map[string]rule{
 		"max_request_body_size": {bytes: true},
+		"idle_timeout":          {zeroOK: true, drop: "the collector's OTLP/HTTP server at flowlua's release has no idle_timeout"},
+		"write_timeout":         {zeroOK: true, drop: "the collector's OTLP/HTTP server at flowlua's release has no write_timeout"},
+		"read_header_timeout":   {zeroOK: true, drop: "the collector's OTLP/HTTP server at flowlua's release has no read_header_timeout"},
 		"auth":                  {to: "auth.authenticator"},
 	}
 	client = map[string]rule{

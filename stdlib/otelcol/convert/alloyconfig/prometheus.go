@@ -28,6 +28,16 @@ var scrapeSpec = spec{rules: merge(promClient, map[string]rule{
 	"scrape_classic_histograms":   {to: "always_scrape_classic_histograms"},
 })}
 
+// sdConfigs are the discovery.* components whose arguments are the keys
+// of the Prometheus SD config of that name (<name>_sd_configs).
+var sdConfigs = map[string]bool{
+	"azure": true, "consul": true, "consulagent": false, "digitalocean": true, "dns": true, "docker": true,
+	"dockerswarm": true, "ec2": true, "eureka": true, "file": true, "gce": true, "hetzner": true,
+	"http": true, "ionos": true, "kubernetes": true, "kuma": true, "lightsail": true, "linode": true,
+	"marathon": true, "nerve": true, "nomad": true, "openstack": true, "ovhcloud": true, "puppetdb": true,
+	"scaleway": true, "serverset": true, "triton": true, "uyuni": true, "vultr": true,
+}
+
 // scrape converts prometheus.scrape to the prometheus receiver with one
 // scrape config.
 func (c *converter) scrape(k *comp) []convert.Decl {
@@ -84,6 +94,14 @@ func outputNode(signal string, refs []string, l int) *yaml.Node {
 // targets fills a scrape config's service discovery and relabel_configs
 // from the expression of prometheus.scrape's targets.
 func (c *converter) targets(sc *yaml.Node, e ast.Expr) error {
+	if call, ok := e.(*ast.CallExpr); ok && strings.Join(path(call.Value), ".") == "array.concat" {
+		for _, a := range call.Args {
+			if err := c.targets(sc, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if arr, ok := e.(*ast.ArrayExpr); ok {
 		static := sequence(line(e))
 		for _, el := range arr.Elements {
@@ -137,9 +155,10 @@ func (c *converter) targets(sc *yaml.Node, e ast.Expr) error {
 	case k.name == "discovery.kubernetes" && export == "targets":
 		sd := c.generic(k.block.Body, k.what(), spec{rules: merge(promClient, map[string]rule{"selectors": {list: true}})})
 		return c.appendList(sc, "kubernetes_sd_configs", sd)
-	case k.name == "discovery.file" && export == "targets":
-		sd := c.generic(k.block.Body, k.what(), spec{})
-		return c.appendList(sc, "file_sd_configs", sd)
+	case strings.HasPrefix(k.name, "discovery.") && sdConfigs[strings.TrimPrefix(k.name, "discovery.")] && export == "targets":
+		// Alloy's discovery arguments are Prometheus's SD config keys.
+		sd := c.generic(k.block.Body, k.what(), spec{rules: promClient})
+		return c.appendList(sc, strings.TrimPrefix(k.name, "discovery.")+"_sd_configs", sd)
 	}
 	return fmt.Errorf("targets from %s.%s: no equivalent in a scrape config (static targets, discovery.kubernetes, discovery.file and discovery.relabel convert)", k.id(), export)
 }
@@ -251,31 +270,34 @@ func (c *converter) endpointLabels(k *comp) []string {
 }
 
 var remoteWriteEndpoint = spec{rules: map[string]rule{
-	"url":                               {to: "endpoint"},
-	"remote_timeout":                    {to: "timeout"},
-	"name":                              {skip: true},
-	"tls_config":                        {to: "tls"},
-	"tls_config.server_name":            {to: "server_name_override"},
-	"basic_auth":                        {skip: true},
-	"bearer_token":                      {skip: true},
-	"queue_config.capacity":             {to: "queue_size"},
-	"queue_config.max_shards":           {to: "num_consumers"},
-	"queue_config":                      {to: "remote_write_queue"},
-	"queue_config.min_shards":           {drop: "the exporter's queue has a fixed number of consumers (num_consumers: max_shards)"},
-	"queue_config.max_samples_per_send": {drop: "the exporter batches by max_batch_size_bytes"},
-	"queue_config.batch_send_deadline":  {drop: "no equivalent in the exporter"},
-	"queue_config.min_backoff":          {drop: "the exporter retries by retry_on_failure"},
-	"queue_config.max_backoff":          {drop: "the exporter retries by retry_on_failure"},
-	"queue_config.retry_on_http_429":    {drop: "no equivalent in the exporter"},
-	"queue_config.sample_age_limit":     {drop: "no equivalent in the exporter"},
-	"metadata_config":                   {drop: "the exporter sends metadata with send_metadata"},
-	"write_relabel_config":              {drop: "no relabelling in the exporter: relabel at the scrape (prometheus.relabel)"},
-	"send_exemplars":                    {drop: "the exporter sends the exemplars it gets"},
-	"send_native_histograms":            {drop: "the exporter sends the native histograms it gets"},
-	"sigv4":                             {drop: "no sigv4 authenticator in flowlua"},
-	"oauth2":                            {drop: "no oauth2 client authenticator in flowlua"},
-	"azuread":                           {drop: "no Azure AD authenticator in flowlua"},
-	"authorization":                     {drop: "no authorization block in the exporter"},
+	"url":                                  {to: "endpoint"},
+	"remote_timeout":                       {to: "timeout"},
+	"name":                                 {skip: true},
+	"tls_config":                           {to: "tls"},
+	"tls_config.server_name":               {to: "server_name_override"},
+	"basic_auth":                           {skip: true},
+	"bearer_token":                         {skip: true},
+	"queue_config.capacity":                {to: "queue_size"},
+	"queue_config.max_shards":              {to: "num_consumers"},
+	"queue_config":                         {to: "remote_write_queue"},
+	"queue_config.min_shards":              {drop: "the exporter's queue has a fixed number of consumers (num_consumers: max_shards)"},
+	"queue_config.max_samples_per_send":    {drop: "the exporter batches by max_batch_size_bytes"},
+	"queue_config.batch_send_deadline":     {drop: "no equivalent in the exporter"},
+	"queue_config.min_backoff":             {drop: "the exporter retries by retry_on_failure"},
+	"queue_config.max_backoff":             {drop: "the exporter retries by retry_on_failure"},
+	"queue_config.retry_on_http_429":       {drop: "no equivalent in the exporter"},
+	"queue_config.sample_age_limit":        {drop: "no equivalent in the exporter"},
+	"metadata_config":                      {flat: true},
+	"metadata_config.send":                 {to: "send_metadata"},
+	"metadata_config.send_interval":        {drop: "the exporter sends metadata with the samples"},
+	"metadata_config.max_samples_per_send": {drop: "the exporter sends metadata with the samples"},
+	"write_relabel_config":                 {drop: "no relabelling in the exporter: relabel at the scrape (prometheus.relabel)"},
+	"send_exemplars":                       {drop: "the exporter sends the exemplars it gets"},
+	"send_native_histograms":               {drop: "the exporter sends the native histograms it gets"},
+	"sigv4":                                {drop: "no sigv4 authenticator in flowlua"},
+	"oauth2":                               {drop: "no oauth2 client authenticator in flowlua"},
+	"azuread":                              {drop: "no Azure AD authenticator in flowlua"},
+	"authorization":                        {drop: "no authorization block in the exporter"},
 }}
 
 // remoteWrite converts prometheus.remote_write to one prometheusremotewrite

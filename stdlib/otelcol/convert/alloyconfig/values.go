@@ -30,6 +30,9 @@ type rule struct {
 	skip bool
 	// drop leaves it out with this reason.
 	drop string
+	// zeroOK leaves it out silently when it is "0s" (what the collector
+	// does without it), with the reason of drop otherwise.
+	zeroOK bool
 }
 
 // spec maps an Alloy component's arguments onto the collector's keys.
@@ -75,6 +78,8 @@ func (c *converter) into(m *yaml.Node, body ast.Body, prefix, what string, sp sp
 		}
 		switch {
 		case r.skip:
+			continue
+		case r.zeroOK && isZero(st):
 			continue
 		case r.drop != "":
 			c.problem(l, "%s: %s: not converted: %s", what, p, r.drop)
@@ -406,4 +411,14 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size (B, KiB, MiB, GiB, TiB)", s)
 	}
 	return int64(f * mult), nil
+}
+
+// isZero reports whether a statement sets "0s".
+func isZero(st ast.Stmt) bool {
+	a, ok := st.(*ast.AttributeStmt)
+	if !ok {
+		return false
+	}
+	l, ok := a.Value.(*ast.LiteralExpr)
+	return ok && l.Kind == token.STRING && (l.Value == `"0s"` || l.Value == `"0"`)
 }
