@@ -91,6 +91,9 @@ type converter struct {
 	// endpoints are the labels of the exporters of a remote_write's or
 	// a loki.write's endpoints (endpointLabels).
 	endpoints map[*comp][]string
+	// resources are the inputs of the resource processors of loki.write's
+	// external labels ("" for one without).
+	resources map[*comp]string
 	// importLabels are the import.file labels whose file was not read:
 	// LABEL.NAME is an instance of a module NAME with any exports.
 	importLabels []string
@@ -131,7 +134,7 @@ func newConverter(o convert.Options, problems *[]convert.Problem, notes *[]strin
 	}
 	return &converter{o: o, cat: o.Catalog, base: base, problems: problems, notes: notes,
 		comps: map[string]*comp{}, modules: map[string]*module{}, args: map[string]*argument{},
-		labels: map[string]map[string]bool{}, endpoints: map[*comp][]string{}, parent: parent}
+		labels: map[string]map[string]bool{}, endpoints: map[*comp][]string{}, resources: map[*comp]string{}, parent: parent}
 }
 
 func line(n ast.Node) int {

@@ -424,10 +424,10 @@ var lokiEndpoint = spec{rules: map[string]rule{
 	"remote_timeout":         {to: "timeout"},
 	"tls_config":             {to: "tls"},
 	"tls_config.server_name": {to: "server_name_override"},
-	"batch_wait":             {drop: "the exporter sends as the entries come; batch them with otelcol.processor.batch"},
-	"batch_size":             {drop: "the exporter sends as the entries come; batch them with otelcol.processor.batch"},
-	"min_backoff_period":     {drop: "the exporter retries by retry_on_failure"},
-	"max_backoff_period":     {drop: "the exporter retries by retry_on_failure"},
+	"batch_wait":             {to: "sending_queue.batch.flush_timeout"},
+	"batch_size":             {to: "sending_queue.batch.min_size", bytes: true},
+	"min_backoff_period":     {to: "retry_on_failure.initial_interval"},
+	"max_backoff_period":     {to: "retry_on_failure.max_interval"},
 	"max_backoff_retries":    {drop: "the exporter retries by retry_on_failure"},
 	"retry_on_http_429":      {drop: "no equivalent in the exporter"},
 	"oauth2":                 {drop: "no oauth2 client authenticator in flowlua"},
@@ -437,8 +437,63 @@ var lokiEndpoint = spec{rules: map[string]rule{
 // lokiWrite converts loki.write to one OTLP/HTTP exporter per endpoint,
 // to Loki's OTLP endpoint.
 func (c *converter) lokiWrite(k *comp) []convert.Decl {
-	return c.writers(k, "otlphttp", lokiEndpoint, func(*yaml.Node, map[string]*ast.AttributeStmt) {},
-		map[string]string{"external_labels": "add them as resource attributes with otelcol.processor.resource before the exporter", "max_streams": "", "wal": "flowlua's exporter queues in memory (sending_queue)"})
+	var out []convert.Decl
+	if ref, ok := c.externalLabels(k); ok {
+		// The external labels are resource attributes, upserted by a
+		// resource processor in front of the exporters.
+		at, _ := attrs(k.block.Body)
+		el := at["external_labels"]
+		fc, _ := c.cat.Lookup("processor", "resource")
+		body := mapping(line(el))
+		list := sequence(line(el))
+		if obj, ok := el.Value.(*ast.ObjectExpr); ok {
+			for _, f := range obj.Fields {
+				v, err := c.value(f.Value)
+				if err != nil || v == nil {
+					c.problem(line(f.Value), "%s: external_labels: %s: not converted: %v", k.what(), f.Name.Name, err)
+					continue
+				}
+				a := mapping(line(f.Value))
+				put(a, "key", convert.Str(f.Name.Name, line(f.Value)))
+				put(a, "value", v)
+				put(a, "action", convert.Str("upsert", line(f.Value)))
+				list.Content = append(list.Content, a)
+			}
+		}
+		put(body, "attributes", list)
+		var exps []string
+		if ex, ok := c.cat.Lookup("exporter", "otlphttp"); ok {
+			for _, l := range c.endpointLabels(k) {
+				exps = append(exps, ex.Name+"."+l+".input")
+			}
+		}
+		put(body, "output", outputNode("logs", exps, line(el)))
+		label := strings.TrimSuffix(strings.TrimPrefix(ref, fc.Name+"."), ".input")
+		out = append(out, convert.Decl{Name: fc.Name, Label: label, Comp: fc, What: k.what() + " external_labels", Body: body})
+	}
+	return append(out, c.writers(k, "otlphttp", lokiEndpoint, func(*yaml.Node, map[string]*ast.AttributeStmt) {},
+		map[string]string{"external_labels": "", "max_streams": "", "wal": "flowlua's exporter queues in memory (sending_queue)"})...)
+}
+
+// externalLabels returns the input of the resource processor that adds a
+// loki.write's external labels, once a label is given to it; false when
+// it has none.
+func (c *converter) externalLabels(k *comp) (string, bool) {
+	if k.name != "loki.write" {
+		return "", false
+	}
+	if ref, ok := c.resources[k]; ok {
+		return ref, ref != ""
+	}
+	at, _ := attrs(k.block.Body)
+	fc, ok := c.cat.Lookup("processor", "resource")
+	if at["external_labels"] == nil || !ok {
+		c.resources[k] = ""
+		return "", false
+	}
+	ref := fc.Name + "." + c.label(fc.Name, k.label) + ".input"
+	c.resources[k] = ref
+	return ref, true
 }
 
 // lokiEndpoint sets the exporter's endpoint from a loki.write endpoint:
@@ -465,6 +520,12 @@ func (c *converter) lokiEndpoint(k *comp, b *ast.BlockStmt, body *yaml.Node) {
 		return
 	}
 	put(body, "endpoint", convert.Expr(s, line(u)))
+	// batch_size is in bytes.
+	if q := get(body, "sending_queue"); q != nil {
+		if b := get(q, "batch"); b != nil && get(b, "min_size") != nil {
+			put(b, "sizer", convert.Str("bytes", b.Line))
+		}
+	}
 	if t := at["tenant_id"]; t != nil {
 		v, err := c.value(t.Value)
 		if err != nil || v == nil {

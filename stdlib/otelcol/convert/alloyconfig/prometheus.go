@@ -228,6 +228,9 @@ func (c *converter) metricsDest(e ast.Expr) ([]string, []*yaml.Node, error) {
 // endpointRefs returns the inputs of the exporters a prometheus.remote_write
 // or loki.write converts to: one per endpoint block.
 func (c *converter) endpointRefs(k *comp) ([]string, error) {
+	if ref, ok := c.externalLabels(k); ok {
+		return []string{ref}, nil
+	}
 	labels := c.endpointLabels(k)
 	typ := "prometheusremotewrite"
 	if k.name == "loki.write" {
