@@ -116,6 +116,20 @@ otelcol.exporter.debug "d" {}`,
 }`,
 		want: []string{`endpoint = env("HOST") .. ":" .. "4317",`, `headers = { ["X-Tenant"] = "a" },`},
 	}, {
+		name: "coalesce of sys.env is env's default",
+		src:  `otelcol.receiver.otlp "r" { grpc { endpoint = coalesce(sys.env("ADDR"), "0.0.0.0:4317") } }`,
+		want: []string{`grpc = { endpoint = env("ADDR", "0.0.0.0:4317") },`},
+	}, {
+		name: "a reference to what does not convert is left out of its list",
+		src: `otelcol.receiver.otlp "r" {
+  grpc {}
+  output { traces = [otelcol.processor.span.s.input, otelcol.exporter.debug.d.input] }
+}
+otelcol.processor.span "s" { output {} }
+otelcol.exporter.debug "d" {}`,
+		want:     []string{`traces = { otelcol.exporter.debug.d.input },`},
+		problems: []string{`config.alloy:5: otelcol.processor.span "s": no flowlua component for the collector's processor span`},
+	}, {
 		name: "problems",
 		src: `otelcol.receiver.zipkin "z" {}
 otelcol.exporter.otlp "o" {

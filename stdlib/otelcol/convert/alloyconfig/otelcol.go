@@ -1,6 +1,7 @@
 package alloyconfig
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -87,10 +88,20 @@ var specs = map[string]spec{
 		"filter.label":           {to: "labels", list: true},
 		"exclude.pod":            {to: "pods", list: true},
 	}},
-	"otelcol.processor.tail_sampling": {rules: map[string]rule{"policy": {to: "policies", list: true}}},
+	"otelcol.processor.tail_sampling": {rules: map[string]rule{
+		"policy":                                {to: "policies", list: true},
+		"policy.composite.composite_sub_policy": {list: true},
+		"policy.and.and_sub_policy":             {list: true},
+	}},
+	"otelcol.receiver.filelog": {rules: map[string]rule{
+		"fingerprint_size":          {bytes: true},
+		"max_log_size":              {bytes: true},
+		"ordering_criteria.sort_by": {list: true},
+	}},
 	"otelcol.connector.spanmetrics": {rules: map[string]rule{
-		"dimension": {to: "dimensions", list: true},
-		"exemplars": {},
+		"dimension":        {to: "dimensions", list: true},
+		"events.dimension": {to: "dimensions", list: true},
+		"exemplars":        {},
 	}},
 	"otelcol.auth.basic": {rules: map[string]rule{
 		"username": {to: "client_auth.username"},
@@ -161,6 +172,10 @@ func (c *converter) otelcol(k *comp) []convert.Decl {
 	return []convert.Decl{{Name: fc.Name, Label: c.label(fc.Name, k.label), Comp: fc, What: k.what(), Body: body}}
 }
 
+// errLeftOut is a reference to a component that does not convert: its
+// own problem says why; a list leaves the reference out.
+var errLeftOut = errors.New("a reference to a component that does not convert")
+
 // exportRefs returns the Lua references an export of a component stands
 // for: one, or several (a remote_write's endpoints), or none.
 func (c *converter) exportRefs(k *comp, export string) ([]string, error) {
@@ -197,7 +212,7 @@ func (c *converter) exportRefs(k *comp, export string) ([]string, error) {
 	if strings.HasPrefix(k.name, "otelcol.") {
 		fc, ok := c.lookup(k.name)
 		if !ok {
-			return nil, fmt.Errorf("%s does not convert", k.id())
+			return nil, errLeftOut
 		}
 		switch export {
 		case "handler":

@@ -1,6 +1,7 @@
 package alloyconfig
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -184,6 +185,9 @@ func (c *converter) value(e ast.Expr) (*yaml.Node, error) {
 		s := sequence(l)
 		for _, x := range e.Elements {
 			if refs, ok, err := c.refList(x); ok {
+				if errors.Is(err, errLeftOut) {
+					continue // the component's own problem says it is left out
+				}
 				if err != nil {
 					return nil, err
 				}
@@ -307,6 +311,18 @@ func (c *converter) lua(e ast.Expr) (string, error) {
 				return "", err
 			}
 			return "env(" + a + ")", nil
+		}
+		if fn == "coalesce" && len(e.Args) == 2 {
+			// coalesce(sys.env(NAME), DEFAULT) is env's default.
+			if call, ok := e.Args[0].(*ast.CallExpr); ok {
+				if f := strings.Join(path(call.Value), "."); (f == "sys.env" || f == "env") && len(call.Args) == 1 {
+					name, err1 := c.lua(call.Args[0])
+					def, err2 := c.lua(e.Args[1])
+					if err1 == nil && err2 == nil {
+						return "env(" + name + ", " + def + ")", nil
+					}
+				}
+			}
 		}
 		if fn == "" {
 			fn = "a computed function"
