@@ -56,6 +56,16 @@ func (c *converter) sourceFile(k *comp) []convert.Decl {
 			c.problem(line(fw), "%s: forward_to: not converted: %v", k.what(), err)
 		}
 	}
+	// Alloy keeps the read positions in its data directory: the
+	// receiver keeps its offsets in a file_storage (under
+	// --storage.path), which a restart reads on from.
+	var storage string
+	if ext, ok := c.cat.Lookup("extension", "file_storage"); ok {
+		el := c.label(ext.Name, k.label)
+		storage = ext.Name + "." + el + ".id"
+		out = append(out, convert.Decl{Name: ext.Name, Label: el, Comp: ext, What: k.what() + " positions", Body: mapping(k.line),
+			Note: "The read positions of " + k.what() + ", which Alloy keeps in its data directory."})
+	}
 	for _, g := range groups {
 		body := mapping(k.line)
 		inc := sequence(k.line)
@@ -68,6 +78,9 @@ func (c *converter) sourceFile(k *comp) []convert.Decl {
 			}
 		}
 		put(body, "start_at", convert.Str(start, k.line))
+		if storage != "" {
+			put(body, "storage", convert.Expr(storage, k.line))
+		}
 		if e := at["encoding"]; e != nil {
 			if v, err := c.value(e.Value); err == nil && v != nil {
 				put(body, "encoding", v)

@@ -292,6 +292,9 @@ func (c *converter) lua(e ast.Expr) (string, error) {
 			return "", fmt.Errorf("%s: not a component declared in this file", name)
 		}
 		refs, err := c.exportRefs(k, export)
+		if errors.Is(err, errLeftOut) {
+			return "", fmt.Errorf("%s does not convert", k.id())
+		}
 		if err != nil {
 			return "", err
 		}
