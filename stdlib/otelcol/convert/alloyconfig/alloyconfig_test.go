@@ -162,6 +162,7 @@ otelcol.receiver.prometheus "p" {
 }
 otelcol.exporter.prometheus "e" {
   forward_to = [prometheus.remote_write.rw.receiver]
+  add_metric_suffixes = false
 }
 prometheus.remote_write "rw" {
   endpoint { url = "http://a/push" }
@@ -180,6 +181,7 @@ prometheus.remote_write "rw" {
 			`otelcol.extension.bearertokenauth "rw_2" {`,
 			`auth = { authenticator = otelcol.extension.bearertokenauth.rw_2.id },`,
 		},
+		problems: []string{`config.alloy:12: otelcol.exporter.prometheus "e": add_metric_suffixes: not converted: flowlua carries OTLP to the exporter itself`},
 	}, {
 		name: "loki",
 		src: `loki.source.file "f" {

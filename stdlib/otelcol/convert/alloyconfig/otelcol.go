@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grafana/alloy/syntax/ast"
+
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
 
@@ -160,8 +162,21 @@ func (c *converter) otelcol(k *comp) []convert.Decl {
 	case "otelcol.receiver.prometheus", "otelcol.exporter.prometheus", "otelcol.receiver.loki", "otelcol.exporter.loki":
 		// They carry data between Alloy's Prometheus or Loki components
 		// and otelcol's: those referencing them reference what they send
-		// to (exportRefs).
-		return c.consumed(k)
+		// to (exportRefs). Only their wiring converts.
+		var out []convert.Decl
+		for _, st := range k.block.Body {
+			name := ""
+			switch st := st.(type) {
+			case *ast.AttributeStmt:
+				name = st.Name.Name
+			case *ast.BlockStmt:
+				name = strings.Join(st.Name, ".")
+			}
+			if name != "forward_to" && name != "output" {
+				out = append(out, c.leftOut(line(st), "%s: %s: not converted: flowlua carries OTLP to the exporter itself; set what the exporter takes on it", k.what(), name))
+			}
+		}
+		return append(out, c.consumed(k)...)
 	}
 	fc, ok := c.lookup(k.name)
 	if !ok {
