@@ -65,11 +65,7 @@ type comp struct {
 	name, label string
 	block       *ast.BlockStmt
 	line        int
-	// emitted: the flowlua components it became, set by convert; nil
-	// while converting (a reference cycle) or when it is left out.
-	done bool
-	// decls are what it converts to, in order.
-	decls []convert.Decl
+	done        bool // converted (once)
 }
 
 func (c *comp) id() string { return c.name + "." + c.label }
@@ -193,6 +189,7 @@ func (c *converter) file(body ast.Body) []convert.Decl {
 		c.comps[k.id()] = k
 		c.order = append(c.order, k)
 	}
+	c.reserve()
 	// Imports and modules first: instances of them are components.
 	for _, k := range c.order {
 		if k.name == "import.file" {
@@ -226,6 +223,24 @@ func (c *converter) file(body ast.Body) []convert.Decl {
 		}
 	}
 	return decls
+}
+
+// reserve takes the labels of the components that keep theirs (otelcol.*,
+// local.file), before any label is made for another (an extension of a
+// remote_write's basic_auth), so that references to them hold.
+func (c *converter) reserve() {
+	for _, k := range c.order {
+		switch k.name {
+		case "otelcol.receiver.prometheus", "otelcol.exporter.prometheus", "otelcol.receiver.loki", "otelcol.exporter.loki":
+			continue
+		case "local.file":
+			c.label("file.read", k.label)
+			continue
+		}
+		if fc, ok := c.lookup(k.name); ok && strings.HasPrefix(k.name, "otelcol.") {
+			c.label(fc.Name, k.label)
+		}
+	}
 }
 
 // config converts a block without a label: logging, livedebugging, ...

@@ -36,7 +36,7 @@ func TestConvert(t *testing.T) {
 		want      []string // in the script
 		problems  []string // in the problems; none when empty
 	}{{
-		name: "otlp receiver",
+		name: "otlp receiver (Alloy listens on all interfaces by default)",
 		src: `otelcol.receiver.otlp "default" {
   grpc { endpoint = "0.0.0.0:4317" 
     max_recv_msg_size = "16MiB" }
@@ -47,7 +47,7 @@ otelcol.exporter.debug "d" {}`,
 		want: []string{
 			`protocols = {`,
 			`grpc = { endpoint = "0.0.0.0:4317", max_recv_msg_size_mib = 16 },`,
-			`http = { max_request_body_size = 1024 },`,
+			`http = { endpoint = "0.0.0.0:4318", max_request_body_size = 1024 },`,
 			`traces = { otelcol.exporter.debug.d.input },`,
 		},
 	}, {

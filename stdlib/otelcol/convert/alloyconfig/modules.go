@@ -220,5 +220,5 @@ func (c *converter) localFile(k *comp) []convert.Decl {
 	body := c.generic(k.block.Body, k.what(), spec{rules: map[string]rule{
 		"detector": {drop: "file.read notices changes by itself (and polls at poll_frequency)"},
 	}})
-	return []convert.Decl{{Name: "file.read", Label: c.label("file.read", k.label), What: k.what(), Body: body}}
+	return []convert.Decl{{Name: "file.read", Label: k.label, What: k.what(), Body: body}}
 }

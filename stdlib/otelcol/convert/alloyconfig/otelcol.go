@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/grafana/alloy/syntax/ast"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/flowlua/flowlua/stdlib/otelcol/convert"
 )
@@ -131,6 +132,22 @@ func prefixed(p string, m map[string]rule) map[string]rule {
 	return out
 }
 
+// alloyDefaults write Alloy's defaults where they differ from the
+// collector's: Alloy's OTLP receiver listens on all interfaces.
+var alloyDefaults = map[string]func(body *yaml.Node, line int){
+	"otelcol.receiver.otlp": func(body *yaml.Node, l int) {
+		p := get(body, "protocols")
+		if p == nil {
+			return
+		}
+		for proto, addr := range map[string]string{"grpc": "0.0.0.0:4317", "http": "0.0.0.0:4318"} {
+			if m := get(p, proto); m != nil && m.Kind == yaml.MappingNode && get(m, "endpoint") == nil {
+				m.Content = append([]*yaml.Node{scalar("!!str", "endpoint", m.Line), convert.Str(addr, m.Line)}, m.Content...)
+			}
+		}
+	},
+}
+
 // classType returns the collector's class and type of an otelcol.* name.
 func classType(name string) (string, string, bool) {
 	if ct, ok := upstream[name]; ok {
@@ -184,7 +201,11 @@ func (c *converter) otelcol(k *comp) []convert.Decl {
 		return []convert.Decl{c.leftOut(k.line, "%s: no flowlua component for the collector's %s %s: see flowlua components", k.what(), class, typ)}
 	}
 	body := c.generic(k.block.Body, k.what(), specs[k.name])
-	return []convert.Decl{{Name: fc.Name, Label: c.label(fc.Name, k.label), Comp: fc, What: k.what(), Body: body}}
+	if fix := alloyDefaults[k.name]; fix != nil {
+		fix(body, k.line)
+	}
+	// The label was reserved (reserve): references name it as it is.
+	return []convert.Decl{{Name: fc.Name, Label: k.label, Comp: fc, What: k.what(), Body: body}}
 }
 
 // errLeftOut is a reference to a component that does not convert: its
