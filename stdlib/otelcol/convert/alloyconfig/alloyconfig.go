@@ -16,6 +16,8 @@
 //     lists, sizes ("4MiB") the collector's numbers. `output` stays as
 //     it is, its references renamed; a handler reference
 //     (`otelcol.auth.basic.creds.handler`) is the extension's `id`.
+//     Where Alloy's default differs from the collector's it is written
+//     out (the OTLP receiver's endpoints on 0.0.0.0).
 //  2. prometheus.scrape becomes the prometheus receiver (a native
 //     plugin's) with one scrape config: its targets as static configs,
 //     or the service discovery (discovery.kubernetes, discovery.file)
@@ -29,8 +31,9 @@
 //  3. loki.source.file becomes the filelog receiver, the stages of the
 //     loki.process components it sends through become its operators, and
 //     loki.write an OTLP/HTTP exporter to Loki's OTLP endpoint
-//     (<url>/otlp); local.file_match's targets are its include paths
-//     (loki.go).
+//     (<url>/otlp), behind a resource processor for its external_labels;
+//     local.file_match's targets are its include paths, and a
+//     file_storage extension keeps the read positions (loki.go).
 //  4. local.file becomes file.read; declare becomes a module (argument:
 //     its args, export: its exports, argument.NAME.value: args.NAME);
 //     import.file a require of the module the imported file converts to
