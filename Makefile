@@ -116,7 +116,8 @@ FUZZ_TARGETS := \
 	./pluginsdk/otlpwire/:FuzzJSONTraces \
 	./pluginsdk/otlpwire/:FuzzJSONMetrics \
 	./pluginsdk/otlpwire/:FuzzJSONLogs \
-	./stdlib/otelcol/convert/:FuzzConvert
+	./stdlib/otelcol/convert/:FuzzConvert \
+	./stdlib/otelcol/convert/alloyconfig/:FuzzConvert
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

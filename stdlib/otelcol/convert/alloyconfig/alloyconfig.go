@@ -49,6 +49,7 @@
 package alloyconfig
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -96,6 +97,9 @@ type converter struct {
 	// importLabels are the import.file labels whose file was not read:
 	// LABEL.NAME is an instance of a module NAME with any exports.
 	importLabels []string
+	// depth bounds the following of references between components
+	// (maxDepth): a cycle of them is an error, not a stack overflow.
+	depth int
 	// parent is the converter of the enclosing scope (declare).
 	parent *converter
 }
@@ -313,6 +317,11 @@ func (c *converter) convertComp(k *comp) []convert.Decl {
 	}
 	return out
 }
+
+// maxDepth is how many references deep a conversion follows.
+const maxDepth = 64
+
+var errCycle = errors.New("a cycle of references between components")
 
 // families convert the components outside otelcol.*.
 var families map[string]func(*converter, *comp) []convert.Decl

@@ -150,6 +150,11 @@ logging { level = "info" }`,
 		},
 		want: []string{`-- left out (config.alloy:4): otelcol.exporter.otlp "o": client.endpoint`},
 	}, {
+		name: "a cycle of references is an error, not a stack overflow",
+		src: `discovery.relabel "r" { targets = discovery.relabel.r.output }
+prometheus.scrape "s" { targets = discovery.relabel.r.output }`,
+		problems: []string{`config.alloy:2: prometheus.scrape "s": targets: not converted: a cycle of references between components`},
+	}, {
 		name: "prometheus",
 		src: `prometheus.scrape "s" {
   targets = [{"__address__" = "a:9100", "team" = "x"}]

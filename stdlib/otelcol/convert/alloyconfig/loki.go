@@ -175,6 +175,11 @@ func (c *converter) fileTargets(e ast.Expr) ([]*fileGroup, error) {
 // logsDest returns what a forward_to of Loki entries stands for: the
 // flowlua inputs, and the operators of the loki.process stages on the way.
 func (c *converter) logsDest(e ast.Expr) ([]string, []*yaml.Node, error) {
+	if c.depth++; c.depth > maxDepth {
+		c.depth--
+		return nil, nil, errCycle
+	}
+	defer func() { c.depth-- }()
 	arr, ok := e.(*ast.ArrayExpr)
 	if !ok {
 		return nil, nil, fmt.Errorf("forward_to is a list of receivers")

@@ -215,6 +215,11 @@ var errLeftOut = errors.New("a reference to a component that does not convert")
 // exportRefs returns the Lua references an export of a component stands
 // for: one, or several (a remote_write's endpoints), or none.
 func (c *converter) exportRefs(k *comp, export string) ([]string, error) {
+	if c.depth++; c.depth > maxDepth {
+		c.depth--
+		return nil, errCycle
+	}
+	defer func() { c.depth-- }()
 	if m := c.moduleOf(k.name); m != nil {
 		if m.exports != nil && !m.exports[export] {
 			return nil, fmt.Errorf("%s has no export %q", k.id(), export)

@@ -94,6 +94,11 @@ func outputNode(signal string, refs []string, l int) *yaml.Node {
 // targets fills a scrape config's service discovery and relabel_configs
 // from the expression of prometheus.scrape's targets.
 func (c *converter) targets(sc *yaml.Node, e ast.Expr) error {
+	if c.depth++; c.depth > maxDepth {
+		c.depth--
+		return errCycle
+	}
+	defer func() { c.depth-- }()
 	if call, ok := e.(*ast.CallExpr); ok && strings.Join(path(call.Value), ".") == "array.concat" {
 		for _, a := range call.Args {
 			if err := c.targets(sc, a); err != nil {
@@ -193,6 +198,11 @@ func (c *converter) rules(k *comp, blocks []*ast.BlockStmt) []*yaml.Node {
 // the flowlua inputs, and the metric relabel configs of the
 // prometheus.relabel components on the way.
 func (c *converter) metricsDest(e ast.Expr) ([]string, []*yaml.Node, error) {
+	if c.depth++; c.depth > maxDepth {
+		c.depth--
+		return nil, nil, errCycle
+	}
+	defer func() { c.depth-- }()
 	arr, ok := e.(*ast.ArrayExpr)
 	if !ok {
 		return nil, nil, fmt.Errorf("forward_to is a list of receivers")
