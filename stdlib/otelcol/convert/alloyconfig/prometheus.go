@@ -283,6 +283,9 @@ func (c *converter) endpointLabels(k *comp) []string {
 }
 
 var remoteWriteEndpoint = spec{rules: map[string]rule{
+	// The exporter's HTTP client takes the environment's proxy unless
+	// proxy_url is set.
+	"proxy_from_environment":               {skip: true},
 	"url":                                  {to: "endpoint"},
 	"remote_timeout":                       {to: "timeout"},
 	"name":                                 {skip: true},

@@ -34,6 +34,9 @@ type rule struct {
 	// zeroOK leaves it out silently when it is "0s" (what the collector
 	// does without it), with the reason of drop otherwise.
 	zeroOK bool
+	// trueOK leaves it out silently when it is true (what the collector
+	// does without it), with the reason of drop otherwise.
+	trueOK bool
 }
 
 // spec maps an Alloy component's arguments onto the collector's keys.
@@ -80,7 +83,7 @@ func (c *converter) into(m *yaml.Node, body ast.Body, prefix, what string, sp sp
 		switch {
 		case r.skip:
 			continue
-		case r.zeroOK && isZero(st):
+		case r.zeroOK && isZero(st), r.trueOK && isTrue(st):
 			continue
 		case r.drop != "":
 			c.problem(l, "%s: %s: not converted: %s", what, p, r.drop)
@@ -440,4 +443,14 @@ func isZero(st ast.Stmt) bool {
 	}
 	l, ok := a.Value.(*ast.LiteralExpr)
 	return ok && l.Kind == token.STRING && (l.Value == `"0s"` || l.Value == `"0"`)
+}
+
+// isTrue reports whether a statement sets true.
+func isTrue(st ast.Stmt) bool {
+	a, ok := st.(*ast.AttributeStmt)
+	if !ok {
+		return false
+	}
+	l, ok := a.Value.(*ast.LiteralExpr)
+	return ok && l.Kind == token.BOOL && l.Value == "true"
 }
