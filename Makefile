@@ -18,7 +18,7 @@ GO_TAGS := grpcnotrace
 # cgo: the race detector needs it.
 BUILD_CGO ?= 0
 
-.PHONY: build plugins test fmt run bench bench-go pgo fuzz lint clean convert-corpus conformance
+.PHONY: build plugins test fmt run bench bench-go pgo fuzz lint clean convert-corpus convert-alloy-corpus conformance
 
 # The first-party native plugins, each a module of its own under
 # plugins/, go to bin/plugins/ beside bin/flowlua, where flowlua finds
@@ -116,7 +116,8 @@ FUZZ_TARGETS := \
 	./pluginsdk/otlpwire/:FuzzJSONTraces \
 	./pluginsdk/otlpwire/:FuzzJSONMetrics \
 	./pluginsdk/otlpwire/:FuzzJSONLogs \
-	./stdlib/otelcol/convert/:FuzzConvert
+	./stdlib/otelcol/convert/:FuzzConvert \
+	./stdlib/otelcol/convert/alloyconfig/:FuzzConvert
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
@@ -135,6 +136,15 @@ fuzz:
 convert-corpus:
 	@test -n "$(DIRS)" || { echo 'usage: make convert-corpus DIRS="REPO..."'; exit 2; }
 	$(GO) run ./stdlib/otelcol/convert/internal/corpus $(CORPUSFLAGS) $(DIRS)
+
+# Converts every Alloy config (*.alloy) under DIRS (a checkout of
+# grafana/alloy: its converter's testdata, its examples), checks each
+# script, and prints the figures and the failures grouped by reason
+# (-v: each failure). Run by hand, as convert-corpus.
+#   make convert-alloy-corpus DIRS=../alloy/internal/converter
+convert-alloy-corpus:
+	@test -n "$(DIRS)" || { echo 'usage: make convert-alloy-corpus DIRS="REPO..."'; exit 2; }
+	$(GO) run ./stdlib/otelcol/convert/alloyconfig/internal/corpus $(CORPUSFLAGS) $(DIRS)
 
 # Sends the same OTLP items through the upstream collector (built by
 # bench/ with the builder) on stdlib/otelcol/convert/testdata/conformance.yaml

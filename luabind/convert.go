@@ -118,7 +118,11 @@ func (c *converter) userData(path string, ud *lua.LUserData) any {
 			if len(x.path) > len(x.rec.parts) {
 				in = " in " + strings.Join(x.path, ".")
 			}
-			c.diags = append(c.diags, script.Errorf(x.rec.pos, "unknown name %q%s%s", x.rec.name(), in, c.ld.didYouMeanChild(x.rec)))
+			hint := nameHint(strings.Join(x.path, "."), c.ld.comps)
+			if hint == "" {
+				hint = c.ld.didYouMeanChild(x.rec)
+			}
+			c.diags = append(c.diags, script.Errorf(x.rec.pos, "unknown name %q%s%s", x.rec.name(), in, hint))
 		}
 	case *nsNode, *service:
 		c.errorf(c.posOf(path), path, "%s is not a value", describe(ud))

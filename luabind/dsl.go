@@ -92,7 +92,11 @@ func (ld *loader) nsCall(L *lua.LState) int {
 	label, isLabel := L.Get(2).(lua.LString)
 	switch {
 	case !n.component && isLabel:
-		L.Push(ld.fail(L, pos, "unknown component %q%s", n.path, didYouMean(n.path, ld.comps)))
+		hint := nameHint(n.path, ld.comps)
+		if hint == "" {
+			hint = didYouMean(n.path, ld.comps)
+		}
+		L.Push(ld.fail(L, pos, "unknown component %q%s", n.path, hint))
 	case !n.component:
 		L.Push(ld.fail(L, pos, "%s is a namespace, not a component", n.path))
 	case isLabel && n.module != nil:

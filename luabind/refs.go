@@ -55,7 +55,11 @@ func (ld *loader) unknownCall(L *lua.LState) int {
 	u.rec.reported = true
 	if _, ok := L.Get(2).(lua.LString); ok {
 		name := strings.Join(u.path, ".")
-		L.Push(ld.fail(L, u.rec.pos, "unknown component %q%s", name, didYouMean(name, ld.comps)))
+		hint := nameHint(name, ld.comps)
+		if hint == "" {
+			hint = didYouMean(name, ld.comps)
+		}
+		L.Push(ld.fail(L, u.rec.pos, "unknown component %q%s", name, hint))
 		return 1
 	}
 	L.Push(ld.fail(L, u.rec.pos, "unknown name %q%s", u.rec.name(), ld.didYouMeanChild(u.rec)))
@@ -73,7 +77,11 @@ func (ld *loader) reportUnknown(L *lua.LState, u *unknownRef) {
 	if len(u.path) > len(u.rec.parts) {
 		in = " in " + strings.Join(u.path, ".")
 	}
-	ld.fail(L, u.rec.pos, "unknown name %q%s%s", u.rec.name(), in, ld.didYouMeanChild(u.rec))
+	hint := nameHint(strings.Join(u.path, "."), ld.comps)
+	if hint == "" {
+		hint = ld.didYouMeanChild(u.rec)
+	}
+	ld.fail(L, u.rec.pos, "unknown name %q%s%s", u.rec.name(), in, hint)
 }
 
 // binaryOp returns the metamethod of a binary operator: operands that are

@@ -74,6 +74,14 @@ func (ld *loader) globalIndex(L *lua.LState) int {
 		L.Push(ld.fail(L, pos, "%s is not available in the sandbox", name))
 		return 1
 	}
+	if !ld.done && hintRoots[string(name)] {
+		// Alloy's and the collector's names get their hint once the
+		// whole name is known (refs.go).
+		rec := &unknownRecord{parts: []string{string(name)}, pos: pos}
+		ld.unknowns = append(ld.unknowns, rec)
+		L.Push(ld.newUserData(&unknownRef{rec: rec, path: rec.parts}, ld.mt.unknown))
+		return 1
+	}
 	var globals []string
 	L.G.Global.ForEach(func(k, _ lua.LValue) {
 		if s, ok := k.(lua.LString); ok {

@@ -153,6 +153,9 @@ func (v *valueConv) value(parent *table, path []string, n *yaml.Node) (value, bo
 		}
 		return t, true
 	case yaml.ScalarNode:
+		if n.Tag == ExprTag {
+			return expr(n.Value), true
+		}
 	default:
 		v.fail(parent, n, joinPath(path), "unexpected YAML %s", kindName(n))
 		return nil, false
