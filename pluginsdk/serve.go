@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"go.opentelemetry.io/collector/component"
@@ -71,6 +72,7 @@ func Serve(p Plugin) {
 		debug.SetGCPercent(gcPercent)
 	}
 	stopProfile := startCPUProfile(p.Name)
+	go exitWithHost(os.Getppid(), time.Second)
 	srv := newServer(p)
 	if path := os.Getenv(wire.EnvRoutesSocket); path != "" && len(p.Routed) > 0 {
 		if err := srv.serveRoutes(path); err != nil {
@@ -88,6 +90,20 @@ func Serve(p Plugin) {
 	srv.stopAll(context.Background())
 	stopProfile()
 	os.Exit(0)
+}
+
+// exitWithHost ends the process once its parent, the host that started
+// it, is gone: a host that exits without stopping its plugins (a second
+// SIGTERM, kill -9) leaves none behind. The parent's death makes the
+// process a child of another (init, a subreaper): its parent pid
+// changes. Checked every period.
+func exitWithHost(host int, period time.Duration) {
+	for range time.Tick(period) {
+		if os.Getppid() != host {
+			fmt.Fprintf(os.Stderr, "flowlua (pid %d), which started this plugin, is gone: exiting\n", host)
+			os.Exit(1)
+		}
+	}
 }
 
 // gcPercent is a plugin's GOGC. Its live heap is small (the batches in

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -18,6 +19,7 @@ func init() {
 	scriptCmds["nativeplugin"] = cmdNativePlugin
 	scriptCmds["sha256"] = cmdSHA256
 	scriptCmds["killexe"] = cmdKillExe
+	scriptCmds["waitexegone"] = cmdWaitExeGone
 }
 
 // examplePlugin builds examples/plugin once per test binary.
@@ -83,6 +85,42 @@ func cmdSHA256(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	sum := sha256.Sum256(b)
 	ts.Setenv(args[0], hex.EncodeToString(sum[:]))
+}
+
+// waitexegone FILE: polls until no process runs the executable FILE,
+// failing after 10 s.
+func cmdWaitExeGone(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitexegone FILE")
+	}
+	want := ts.MkAbs(args[0])
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pids := pidsRunning(want)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s still runs after 10s: pids %v", want, pids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// pidsRunning returns the processes running the executable exe.
+func pidsRunning(exe string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if got, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && got == exe {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // killexe FILE: SIGKILLs every process running the executable FILE, and
