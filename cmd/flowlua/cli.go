@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"errors"
 	"fmt"
 	"io"
@@ -82,6 +83,17 @@ func (e *exitError) Error() string {
 
 type exitPanic int
 
+// collectorCommandLine makes the collector's command line a run: the
+// collector takes its flags without a command (otelcol --config=FILE
+// --set=...), as its Helm chart and Operator start it, so that flowlua
+// runs as those images' entrypoint unchanged.
+func collectorCommandLine(args []string) []string {
+	if len(args) > 0 && (strings.HasPrefix(args[0], "--config") || strings.HasPrefix(args[0], "--set")) {
+		return append([]string{"run"}, args...)
+	}
+	return args
+}
+
 // Main runs the command line with args and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) (code int) {
 	var c cli
@@ -109,7 +121,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}()
-	kctx, err := parser.Parse(args)
+	kctx, err := parser.Parse(collectorCommandLine(args))
 	if err != nil {
 		fmt.Fprintf(stderr, "flowlua: %v (see flowlua --help)\n", err)
 		return exitUsage

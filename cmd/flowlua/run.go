@@ -35,9 +35,10 @@ import (
 
 type runCmd struct {
 	Path string `arg:"" optional:"" help:"The pipeline: a script (.lua), or a collector config (.yaml, .yml), which runs as it is."`
-	// Config is the collector's own flag, for the command lines of its
-	// Helm chart and Operator (--config=/conf/relay.yaml).
-	Config string `name:"config" placeholder:"FILE" help:"The pipeline, as the collector takes it: a collector config file (file:FILE or FILE). Instead of the path argument."`
+	// Config and Set are the collector's own flags, for the command lines
+	// of its Helm chart and Operator (--config=/conf/relay.yaml).
+	Config []string `name:"config" placeholder:"URI" help:"The pipeline, as the collector takes it: a collector config file (FILE or file:FILE); repeated, the next ones (files, env:VAR, yaml:KEY::PATH: VALUE, http(s)://URL) merge over it as the collector merges them. Instead of the path argument."`
+	Set    []string `name:"set" placeholder:"KEY::PATH=VALUE" help:"Override one value of the collector config, as the collector's --set (VALUE is YAML); after every --config."`
 
 	HTTPListenAddr string        `name:"http.listen-addr" default:"127.0.0.1:12345" env:"FLOWLUA_HTTP_LISTEN_ADDR" help:"Address of the HTTP service."`
 	StoragePath    string        `name:"storage.path" default:"data-flowlua/" env:"FLOWLUA_STORAGE_PATH" help:"Where components keep state (queues, offsets)."`
@@ -171,7 +172,7 @@ func (r *runCmd) Run(e *env) error {
 	}
 	reg := component.DefaultRegistry
 	loadOpts := scriptload.Options{Registry: reg, Services: serviceNames(defs), PluginPaths: r.PluginsPath, Prelude: integrations.Sources(),
-		Native: e.nativePlugins(r.pluginFlags, logger, metrics).Loader(), NativeDirs: besideExecutable(), Translate: convert.Translator{}}
+		Native: e.nativePlugins(r.pluginFlags, logger, metrics).Loader(), NativeDirs: besideExecutable(), Translate: r.translator()}
 	ctrl = engine.NewController(engine.ControllerOptions{
 		Logger:       logger,
 		Registry:     reg,
@@ -232,15 +233,10 @@ func (r *runCmd) configTelemetry() convert.Telemetry {
 	if !(convert.Translator{}).Translates(r.Path) {
 		return convert.Telemetry{}
 	}
-	src, err := os.ReadFile(r.Path)
+	tel, err := r.translator().Telemetry(r.Path)
 	if err != nil {
 		return convert.Telemetry{} // the load reports it
 	}
-	res, err := convert.Convert(src, convert.Options{Filename: r.Path, Unformatted: true})
-	if err != nil {
-		return convert.Telemetry{}
-	}
-	tel := res.Telemetry
 	if tel.LogLevel != "" && r.LogLevel == "info" {
 		r.LogLevel = tel.LogLevel
 	}
@@ -268,22 +264,37 @@ func serveTelemetryMetrics(addr string, reg *prometheus.Registry, logger *slog.L
 }
 
 // pipelinePath sets Path from --config, which names the pipeline as the
-// collector's command line does; one of them must be given.
+// collector's command line does; one of them must be given. The configs
+// after the first, and --set, make the translator that merges them.
 func (r *runCmd) pipelinePath() error {
 	switch {
-	case r.Config != "" && r.Path != "":
+	case len(r.Config) > 0 && r.Path != "":
 		return fmt.Errorf("flowlua run: give the pipeline as the argument or as --config, not both")
-	case r.Config != "":
-		path, ok := strings.CutPrefix(r.Config, "file:")
-		if !ok && strings.Contains(r.Config, ":") && !strings.HasPrefix(r.Config, "/") && !strings.HasPrefix(r.Config, ".") {
-			scheme, _, _ := strings.Cut(r.Config, ":")
-			return fmt.Errorf("flowlua run: --config %s: the %s: provider is not supported: give a file (file:FILE or FILE)", r.Config, scheme)
+	case len(r.Config) > 0:
+		first := r.Config[0]
+		path, ok := strings.CutPrefix(first, "file:")
+		if scheme, _, found := strings.Cut(first, ":"); !ok && found && !strings.ContainsAny(scheme, `/\.`) {
+			return fmt.Errorf("flowlua run: --config %s: the first config is the pipeline's file (FILE or file:FILE); the %s: provider can give the ones after it", first, scheme)
 		}
 		r.Path = path
+	case len(r.Set) > 0:
+		return fmt.Errorf("flowlua run: --set overrides a collector config given with --config")
 	case r.Path == "":
 		return fmt.Errorf("flowlua run: expected the pipeline: a script (.lua) or a collector config (.yaml), as the argument or --config")
 	}
+	if (len(r.Config) > 1 || len(r.Set) > 0) && !(convert.Translator{}).Translates(r.Path) {
+		return fmt.Errorf("flowlua run: --config %s: more configs and --set merge into a collector config (.yaml), not a script", r.Path)
+	}
 	return nil
+}
+
+// translator is the collector configs' translator of this command line.
+func (r *runCmd) translator() convert.Translator {
+	t := convert.Translator{Set: r.Set}
+	if len(r.Config) > 1 {
+		t.Also = r.Config[1:]
+	}
+	return t
 }
 
 // forceExitOnSecondSignal waits for the first SIGINT/SIGTERM (ctx ends),

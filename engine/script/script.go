@@ -283,13 +283,13 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// MapLines moves every position in file to the line f gives for it: for a
-// script made from another file (a collector config), so that positions
-// name that file's lines. It changes s in place, and ds.
-func (s *Script) MapLines(file string, f func(line int) int, ds Diagnostics) {
+// MapLines moves every position in file to the one f gives for its line:
+// for a script made from other files (collector configs), so that
+// positions name those files' lines. It changes s in place, and ds.
+func (s *Script) MapLines(file string, f func(line int) Pos, ds Diagnostics) {
 	move := func(p *Pos) {
 		if p.File == file && p.Line > 0 {
-			p.Line = f(p.Line)
+			*p = f(p.Line)
 		}
 	}
 	visit := func(v any) {

@@ -51,12 +51,22 @@ type Translator interface {
 	// Translates reports whether the file at path is one it translates.
 	Translates(path string) bool
 	// Translate returns the script for src, the file at path, knowing the
-	// components of reg, and for each of the script's lines the file's
-	// line it comes from (lines[i] for line i+1; 0 for none). What does
-	// not translate is returned as script.Diagnostics at the file's
-	// lines, with the script of the rest when there is one (nil when the
-	// file could not be read as its language at all).
-	Translate(path string, src []byte, reg *component.Registry) (lua []byte, lines []int, err error)
+	// components of reg. What does not translate is returned as
+	// script.Diagnostics at the file's lines, with the translation of the
+	// rest when there is one (nil when the file could not be read as its
+	// language at all).
+	Translate(path string, src []byte, reg *component.Registry) (*Translation, error)
+}
+
+// Translation is a script made of a file in another language.
+type Translation struct {
+	Script []byte
+	// Lines[i] is where the script's line i+1 comes from (the zero Pos:
+	// nowhere, such as a head comment).
+	Lines []script.Pos
+	// Files are the other files read, with what they held: watched as
+	// the file is.
+	Files map[string][]byte
 }
 
 // Load loads the pipeline script at path and the plugins it declares.
@@ -126,16 +136,16 @@ func loadTranslated(path string, reg *component.Registry, found map[string]scrip
 		}
 		return nil, nil, fmt.Errorf("reading config: %w", err)
 	}
-	lua, lines, terr := opts.Translate.Translate(path, src, reg)
-	if lua == nil {
+	tr, terr := opts.Translate.Translate(path, src, reg)
+	if tr == nil {
 		return nil, nil, terr
 	}
-	s, err := luabind.LoadSource(path, lua, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services, Prelude: opts.Prelude})
-	toFile := func(line int) int {
-		if line >= 1 && line <= len(lines) && lines[line-1] > 0 {
-			return lines[line-1]
+	s, err := luabind.LoadSource(path, tr.Script, luabind.LoadOptions{Components: reg.Names(), Services: opts.Services, Prelude: opts.Prelude})
+	toFile := func(line int) script.Pos {
+		if line >= 1 && line <= len(tr.Lines) && tr.Lines[line-1].Line > 0 {
+			return tr.Lines[line-1]
 		}
-		return 1
+		return script.Pos{File: path, Line: 1}
 	}
 	ds := script.AsDiagnostics(err)
 	if s == nil {
@@ -143,7 +153,7 @@ func loadTranslated(path string, reg *component.Registry, found map[string]scrip
 		return nil, nil, script.Merge(ds, script.AsDiagnostics(terr))
 	}
 	s.MapLines(path, toFile, ds)
-	// The file is what a watcher compares, not the script made of it.
+	// The files are what a watcher compares, not the script made of them.
 	out := *s
 	out.Digests = maps.Clone(s.Digests)
 	if out.Digests == nil {
@@ -152,6 +162,10 @@ func loadTranslated(path string, reg *component.Registry, found map[string]scrip
 	out.Digests[path] = script.DigestOf(src)
 	if !slices.Contains(out.Files, path) {
 		out.Files = append(slices.Clip(out.Files), path)
+	}
+	for _, f := range slices.Sorted(maps.Keys(tr.Files)) {
+		out.Files = append(out.Files, f)
+		out.Digests[f] = script.DigestOf(tr.Files[f])
 	}
 	s = withFiles(&out, slices.Sorted(maps.Keys(found)), found)
 	if all := script.Merge(ds, script.AsDiagnostics(terr)); len(all) > 0 {

@@ -229,19 +229,39 @@ func Convert(src []byte, o Options) (*Result, error) {
 	if o.Catalog == nil {
 		o.Catalog = defaultCatalog()
 	}
+	doc, err := parseConfig(src, o.Filename)
+	if err != nil {
+		return nil, err
+	}
+	return convertDoc(doc, o)
+}
+
+// parseConfig parses a config, bounded in what its aliases expand to.
+func parseConfig(src []byte, filename string) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", o.Filename, err)
+		return nil, fmt.Errorf("%s: %w", filename, err)
 	}
 	if err := checkAliases(&doc); err != nil {
 		var ae *aliasError
 		if errors.As(err, &ae) {
-			return nil, fmt.Errorf("%s:%d: %s", o.Filename, ae.line, ae.msg)
+			return nil, fmt.Errorf("%s:%d: %s", filename, ae.line, ae.msg)
 		}
-		return nil, fmt.Errorf("%s: %w", o.Filename, err)
+		return nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	return &doc, nil
+}
+
+// convertDoc converts a parsed config (Convert).
+func convertDoc(doc *yaml.Node, o Options) (*Result, error) {
+	if o.Filename == "" {
+		o.Filename = "config.yaml"
+	}
+	if o.Catalog == nil {
+		o.Catalog = defaultCatalog()
 	}
 	c := &converter{file: o.Filename, base: filepath.Base(o.Filename), cat: o.Catalog, decls: map[string][]*decl{}, byID: map[string]map[string]*decl{}, labels: labels{}}
-	root := resolve(&doc)
+	root := resolve(doc)
 	var service *yaml.Node
 	switch {
 	case root == nil || isNull(root):

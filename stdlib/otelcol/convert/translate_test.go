@@ -2,6 +2,8 @@ package convert
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,10 +28,11 @@ service:
       receivers: [otlp]
       exporters: [debug]
 `)
-	lua, lines, err := Translator{}.Translate("c.yaml", src, flowcomp.DefaultRegistry)
+	tr, err := Translator{}.Translate("c.yaml", src, flowcomp.DefaultRegistry)
 	if err != nil {
 		t.Fatal(err)
 	}
+	lua, lines := tr.Script, tr.Lines
 	want := map[string]int{
 		`otelcol.receiver.otlp "default" {`:       2,
 		`grpc = { endpoint = "127.0.0.1:4317" },`: 4,
@@ -42,8 +45,8 @@ service:
 	}
 	for i, l := range got[:len(lines)] {
 		if w, ok := want[strings.TrimSpace(l)]; ok {
-			if lines[i] != w {
-				t.Errorf("script line %d %q comes from config line %d, want %d", i+1, l, lines[i], w)
+			if lines[i] != (script.Pos{File: "c.yaml", Line: w}) {
+				t.Errorf("script line %d %q comes from %v, want c.yaml:%d", i+1, l, lines[i], w)
 			}
 			delete(want, strings.TrimSpace(l))
 		}
@@ -55,7 +58,7 @@ service:
 
 // YAML that does not parse is an error at its line.
 func TestTranslateYAMLError(t *testing.T) {
-	_, _, err := Translator{}.Translate("c.yaml", []byte("receivers:\n  otlp:\n  - a\n  b: [\n"), flowcomp.DefaultRegistry)
+	_, err := Translator{}.Translate("c.yaml", []byte("receivers:\n  otlp:\n  - a\n  b: [\n"), flowcomp.DefaultRegistry)
 	var ds script.Diagnostics
 	if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Pos.File != "c.yaml" || ds[0].Pos.Line < 2 {
 		t.Fatalf("err = %v, want one diagnostic at a line of c.yaml", err)
@@ -96,5 +99,62 @@ service: {pipelines: {traces: {receivers: [otlp], exporters: [otlp]}}}
 	}
 	if n := strings.Count(string(res.Script), "file.read \""); n != 1 {
 		t.Errorf("%d file.read components, want 1", n)
+	}
+}
+
+// More configs merge over the file as the collector merges them, then
+// --set; positions name the source each value came from.
+func TestTranslateMerge(t *testing.T) {
+	dir := t.TempDir()
+	over := filepath.Join(dir, "over.yaml")
+	if err := os.WriteFile(over, []byte("processors:\n  batch:\n    timeout: 1x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EXTRA", "exporters:\n  debug:\n    verbosity: detailed\n")
+	src := []byte(`receivers:
+  otlp:
+    protocols:
+      grpc:
+processors:
+  batch:
+    timeout: 1s
+    send_batch_size: 10
+exporters:
+  debug: {}
+service:
+  pipelines:
+    traces: {receivers: [otlp], processors: [batch], exporters: [debug]}
+`)
+	tr := Translator{Also: []string{over, "env:EXTRA", "yaml:exporters::debug::sampling_initial: 7"}, Set: []string{"processors::batch::send_batch_size=20"}}
+	res, err := tr.Translate("c.yaml", src, flowcomp.DefaultRegistry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lua := string(res.Script)
+	for _, want := range []string{`timeout = "1x",`, `send_batch_size = 20,`, `verbosity = "detailed",`, `sampling_initial = 7,`, `grpc = {},`} {
+		if !strings.Contains(lua, want) {
+			t.Errorf("merged script lacks %q:\n%s", want, lua)
+		}
+	}
+	at := func(frag string) script.Pos {
+		for i, l := range strings.Split(lua, "\n") {
+			if strings.Contains(l, frag) {
+				return res.Lines[i]
+			}
+		}
+		return script.Pos{}
+	}
+	for frag, want := range map[string]script.Pos{
+		`timeout = "1x"`:                  {File: over, Line: 3},
+		`verbosity = "detailed"`:          {File: "env:EXTRA", Line: 3},
+		`send_batch_size = 20`:            {File: "--set processors::batch::send_batch_size=20", Line: 3},
+		`otelcol.receiver.otlp "default"`: {File: "c.yaml", Line: 2},
+	} {
+		if got := at(frag); got != want {
+			t.Errorf("%s comes from %v, want %v", frag, got, want)
+		}
+	}
+	if _, ok := res.Files[over]; !ok {
+		t.Errorf("Files = %v, want %s among them (watched)", res.Files, over)
 	}
 }
