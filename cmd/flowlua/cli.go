@@ -1,13 +1,13 @@
 package main
 
 import (
-	"strings"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	"github.com/prometheus/client_golang/prometheus"
