@@ -6,10 +6,12 @@ import (
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/connector/forwardconnector"
 	"go.opentelemetry.io/collector/exporter/debugexporter"
+	"go.opentelemetry.io/collector/exporter/nopexporter"
 	"go.opentelemetry.io/collector/exporter/otlpexporter"
 	"go.opentelemetry.io/collector/exporter/otlphttpexporter"
 	"go.opentelemetry.io/collector/processor/batchprocessor"
 	"go.opentelemetry.io/collector/processor/memorylimiterprocessor"
+	"go.opentelemetry.io/collector/receiver/nopreceiver"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/countconnector"
@@ -67,6 +69,10 @@ func init() {
 	RegisterExporter(otlpGRPCExporter(otlpexporter.NewFactory())) // otlp_grpc, alias otlp; its queue holds encoded requests (encodedqueue.go)
 	RegisterExporter(otlphttpexporter.NewFactory())               // otlp_http, alias otlphttp
 	RegisterExporter(debugexporter.NewFactory())
+	// nop: what the collector's own configs and tests wire where nothing
+	// is to be received or sent.
+	RegisterReceiver(nopreceiver.NewFactory())
+	RegisterExporter(nopexporter.NewFactory())
 
 	RegisterConnector(forwardconnector.NewFactory())
 

@@ -47,8 +47,12 @@ func (c *converter) telemetry(n *yaml.Node) {
 			c.telemetryLogs(p.val, note)
 		case "metrics":
 			c.telemetryMetrics(p.val, note)
-		default:
+		case "traces", "resource":
 			note(p.key.Line, "%s: flowlua has no counterpart; left out", p.key.Value)
+		default:
+			// The collector refuses it too: 'service.telemetry' has
+			// invalid keys.
+			c.problem(p.key.Line, "service::telemetry::%s: not a key of the collector's telemetry (logs, metrics, traces, resource)", p.key.Value)
 		}
 	}
 }
