@@ -71,8 +71,8 @@ func init() {
 	RegisterExporter(debugexporter.NewFactory())
 	// nop: what the collector's own configs and tests wire where nothing
 	// is to be received or sent.
-	RegisterReceiver(nopreceiver.NewFactory())
-	RegisterExporter(nopexporter.NewFactory())
+	RegisterReceiver(nopreceiver.NewFactory(), FromPackage("go.opentelemetry.io/collector/receiver/nopreceiver"))
+	RegisterExporter(nopexporter.NewFactory(), FromPackage("go.opentelemetry.io/collector/exporter/nopexporter"))
 
 	RegisterConnector(forwardconnector.NewFactory())
 

@@ -55,8 +55,8 @@ func (k *kind) Stability() map[string]string {
 // Upstream returns the Go package of the upstream component's config: the
 // component's source.
 func (k *kind) Upstream() string {
-	if t := deref(k.configType); t != nil {
+	if t := deref(k.configType); t != nil && t.PkgPath() != "" {
 		return t.PkgPath()
 	}
-	return ""
+	return k.pkg
 }

@@ -45,6 +45,12 @@ func FromRelease(release string) Option {
 	return func(k *kind) { k.release = release }
 }
 
+// FromPackage names the component's Go package, for a component whose
+// config type has none to say it (an anonymous struct: the nop ones).
+func FromPackage(path string) Option {
+	return func(k *kind) { k.pkg = path }
+}
+
 // WithDataDir names config keys ("directory", "compaction.directory")
 // that, when the script leaves them unset, default to the component's
 // data directory (under --storage.path), created before the component.
@@ -169,6 +175,7 @@ type kind struct {
 	supports    [dataplane.NumSignals]bool // the signals accepted as input (receivers: produced)
 	produces    [dataplane.NumSignals]bool // the signals output may take
 	dataDirKeys []string
+	pkg         string // the Go package (FromPackage), when the config type has none
 
 	// connects says, for a connector, which input signal it turns into
 	// which output signal: connects[in][out].
