@@ -459,6 +459,26 @@ func (c *converter) pipelines(n *yaml.Node) {
 		}
 		c.pipes = append(c.pipes, p)
 	}
+	c.checkConnectors()
+}
+
+// checkConnectors refuses, as the collector does, a connector that a
+// pipeline lists as a receiver and none as an exporter, or the reverse:
+// nothing would ever reach it, or what reaches it would go nowhere.
+func (c *converter) checkConnectors() {
+	for _, d := range c.decls["connector"] {
+		var in, out bool
+		for _, p := range c.pipes {
+			in = in || slices.Contains(p.exporters, d)
+			out = out || slices.Contains(p.receivers, d)
+		}
+		switch {
+		case out && !in:
+			c.problem(d.line, "%s: used as a receiver in a pipeline but not as an exporter in any: nothing reaches it", d.what())
+		case in && !out:
+			c.problem(d.line, "%s: used as an exporter in a pipeline but not as a receiver in any: what reaches it goes nowhere", d.what())
+		}
+	}
 }
 
 // assignLabels makes the nodes: one per decl, a processor's one per

@@ -158,3 +158,23 @@ service:
 		t.Errorf("Files = %v, want %s among them (watched)", res.Files, over)
 	}
 }
+
+// A connector on one side of the pipelines only is refused, as the
+// collector refuses it.
+func TestConnectorOneSided(t *testing.T) {
+	res, err := Convert([]byte(`receivers: {otlp: {protocols: {grpc: }}}
+exporters: {debug: {}}
+connectors:
+  forward:
+service:
+  pipelines:
+    traces: {receivers: [otlp], exporters: [debug]}
+    traces/2: {receivers: [forward], exporters: [debug]}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 1 || res.Problems[0].Line != 4 || !strings.Contains(res.Problems[0].Msg, "connectors::forward: used as a receiver") {
+		t.Fatalf("problems: %s", res.Error())
+	}
+}
