@@ -161,7 +161,7 @@ type converter struct {
 	decls    map[string][]*decl // by class, in config order
 	byID     map[string]map[string]*decl
 	pipes    []*pipeline
-	labels   labels
+	labels   Labels
 	notes    []string // what was left out outside any component, for the script's head
 	tel      Telemetry
 	files    []fileRead // the file.read components of ${file:...} references, in order
@@ -181,29 +181,9 @@ func (c *converter) fileRead(path string, line int) string {
 			return "file.read." + f.label + ".content"
 		}
 	}
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	label := labelFor(base)
-	for i := 2; slices.ContainsFunc(c.files, func(f fileRead) bool { return f.label == label }); i++ {
-		label = fmt.Sprintf("%s_%d", labelFor(base), i)
-	}
+	label := c.labels.Take("file.read", labelOf(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))))
 	c.files = append(c.files, fileRead{path: path, label: label, line: line})
 	return "file.read." + label + ".content"
-}
-
-// labelFor makes a label of s: its letters, digits and underscores.
-func labelFor(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' && b.Len() > 0 {
-			b.WriteRune(r)
-		} else if b.Len() > 0 {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "file"
-	}
-	return b.String()
 }
 
 func (c *converter) problem(line int, format string, args ...any) {
@@ -225,9 +205,6 @@ func (c *converter) leaveOut(line int, format string, args ...any) {
 func Convert(src []byte, o Options) (*Result, error) {
 	if o.Filename == "" {
 		o.Filename = "config.yaml"
-	}
-	if o.Catalog == nil {
-		o.Catalog = defaultCatalog()
 	}
 	doc, err := parseConfig(src, o.Filename)
 	if err != nil {
@@ -260,7 +237,7 @@ func convertDoc(doc *yaml.Node, o Options) (*Result, error) {
 	if o.Catalog == nil {
 		o.Catalog = defaultCatalog()
 	}
-	c := &converter{file: o.Filename, base: filepath.Base(o.Filename), cat: o.Catalog, decls: map[string][]*decl{}, byID: map[string]map[string]*decl{}, labels: labels{}}
+	c := &converter{file: o.Filename, base: filepath.Base(o.Filename), cat: o.Catalog, decls: map[string][]*decl{}, byID: map[string]map[string]*decl{}, labels: Labels{}}
 	root := resolve(doc)
 	var service *yaml.Node
 	switch {
@@ -490,7 +467,7 @@ func (c *converter) assignLabels() {
 				continue
 			}
 			if cl.class != "processor" {
-				d.nodes = []*node{{d: d, label: c.labels.take(d.comp.Name, labelOf(d.name))}}
+				d.nodes = []*node{{d: d, label: c.labels.Take(d.comp.Name, labelOf(d.name))}}
 				continue
 			}
 			var in []*pipeline
@@ -504,7 +481,7 @@ func (c *converter) assignLabels() {
 				if len(in) > 1 {
 					want = cloneLabel(d.name, p.id)
 				}
-				d.nodes = append(d.nodes, &node{d: d, label: c.labels.take(d.comp.Name, want), pipe: p})
+				d.nodes = append(d.nodes, &node{d: d, label: c.labels.Take(d.comp.Name, want), pipe: p})
 			}
 		}
 	}

@@ -53,10 +53,12 @@ func cloneLabel(name, pipeline string) string {
 	return labelOf(name) + "_" + labelOf(pipeline)
 }
 
-// labels hands out labels unique within each component name (rule 4).
-type labels map[string]map[string]bool
+// Labels hands out labels unique within each component name (rule 4); the
+// converters of other formats (promconfig, alloyconfig) take theirs here.
+type Labels map[string]map[string]bool
 
-func (l labels) take(name, want string) string {
+// Take returns want, or want_2, want_3, ... when want is taken for name.
+func (l Labels) Take(name, want string) string {
 	used := l[name]
 	if used == nil {
 		used = map[string]bool{}

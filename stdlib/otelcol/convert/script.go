@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -17,18 +16,11 @@ import (
 // ParseYAML parses a config, and checks that its aliases expand within
 // the bounds Convert keeps (aliases.go). The error says filename:line.
 func ParseYAML(src []byte, filename string) (*yaml.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", filename, err)
+	doc, err := parseConfig(src, filename)
+	if err != nil {
+		return nil, err
 	}
-	if err := checkAliases(&doc); err != nil {
-		var ae *aliasError
-		if errors.As(err, &ae) {
-			return nil, fmt.Errorf("%s:%d: %s", filename, ae.line, ae.msg)
-		}
-		return nil, fmt.Errorf("%s: %w", filename, err)
-	}
-	return resolve(&doc), nil
+	return resolve(doc), nil
 }
 
 // Pairs returns the keys and values of a YAML mapping, aliases followed

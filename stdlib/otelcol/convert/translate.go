@@ -109,11 +109,12 @@ func (t Translator) Telemetry(path string) (Telemetry, error) {
 	if err != nil {
 		return Telemetry{}, err
 	}
-	res, err := convertDoc(merged, Options{Filename: path, Unformatted: true})
-	if err != nil {
-		return Telemetry{}, err
+	// Only service::telemetry is read: the load converts the rest.
+	c := &converter{file: path, base: filepath.Base(path)}
+	if n := lookup(merged, "service", "telemetry"); n != nil {
+		c.telemetry(n)
 	}
-	return res.Telemetry, nil
+	return c.tel, nil
 }
 
 // merge parses the config at path (src) and merges Also and Set over

@@ -52,7 +52,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/grafana/alloy/syntax/ast"
@@ -87,7 +86,7 @@ type converter struct {
 	order    []*comp
 	modules  map[string]*module // declare blocks, by name
 	args     map[string]*argument
-	labels   map[string]map[string]bool // flowlua name → labels taken
+	labels   convert.Labels // flowlua name → labels taken
 	// endpoints are the labels of the exporters of a remote_write's or
 	// a loki.write's endpoints (endpointLabels).
 	endpoints map[*comp][]string
@@ -137,7 +136,7 @@ func newConverter(o convert.Options, problems *[]convert.Problem, notes *[]strin
 	}
 	return &converter{o: o, cat: o.Catalog, base: base, problems: problems, notes: notes,
 		comps: map[string]*comp{}, modules: map[string]*module{}, args: map[string]*argument{},
-		labels: map[string]map[string]bool{}, endpoints: map[*comp][]string{}, resources: map[*comp]string{}, parent: parent}
+		labels: convert.Labels{}, endpoints: map[*comp][]string{}, resources: map[*comp]string{}, parent: parent}
 }
 
 func line(n ast.Node) int {
@@ -435,19 +434,7 @@ func path(e ast.Expr) []string {
 }
 
 // label returns a label for a flowlua component name not taken yet.
-func (c *converter) label(name, want string) string {
-	used := c.labels[name]
-	if used == nil {
-		used = map[string]bool{}
-		c.labels[name] = used
-	}
-	got := want
-	for n := 2; used[got]; n++ {
-		got = want + "_" + strconv.Itoa(n)
-	}
-	used[got] = true
-	return got
-}
+func (c *converter) label(name, want string) string { return c.labels.Take(name, want) }
 
 // attrs returns a block body's attributes by name, and its blocks in
 // order.

@@ -138,7 +138,7 @@ func Convert(src []byte, o Options) (*convert.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &converter{file: o.Filename, base: filepath.Base(o.Filename), cat: o.Catalog, labels: map[string]map[string]bool{}}
+	c := &converter{file: o.Filename, base: filepath.Base(o.Filename), cat: o.Catalog, labels: convert.Labels{}}
 	c.read(root)
 	out, err := c.emit()
 	if err != nil {
@@ -153,7 +153,7 @@ type converter struct {
 	cat        convert.Catalog
 	problems   []convert.Problem
 	notes      []string // what was left out outside any component, for the script's head
-	labels     map[string]map[string]bool
+	labels     convert.Labels
 
 	receiver     *convert.Table // the receiver's config
 	external     convert.Value  // global.external_labels
@@ -203,19 +203,7 @@ func (c *converter) literal(n *yaml.Node, what string) convert.Value {
 }
 
 // take hands out a label unique within a component name.
-func (c *converter) take(name, want string) string {
-	used := c.labels[name]
-	if used == nil {
-		used = map[string]bool{}
-		c.labels[name] = used
-	}
-	got := want
-	for n := 2; used[got]; n++ {
-		got = fmt.Sprintf("%s_%d", want, n)
-	}
-	used[got] = true
-	return got
-}
+func (c *converter) take(name, want string) string { return c.labels.Take(name, want) }
 
 // noEquivalent says why each top-level key that does not convert does not.
 var noEquivalent = map[string]string{
