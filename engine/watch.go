@@ -32,7 +32,11 @@ type WatchOptions struct {
 // Watch calls OnChange whenever one of the files changes, until ctx ends.
 // It watches the files' directories rather than the files, so that editors
 // that save by writing a new file and renaming it over the old one (vim,
-// sed -i) are seen too.
+// sed -i) are seen too. A file reached through symbolic links changes
+// when any link on the way to it is replaced: Kubernetes updates a mounted
+// ConfigMap by pointing its `..data` link at a new directory, while the
+// file's own name (a link into `..data`) stays as it was. So the links on
+// the way are watched too.
 //
 // A file starts being watched only after the load that read it, so a
 // change made in between would raise no event: when a file joins the
@@ -55,6 +59,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 	timer.Stop()
 
 	files := map[string]script.Digest{} // watched files, as loaded
+	links := map[string]bool{}          // symbolic links on the way to them
 	dirs := map[string]bool{}
 	sync := func() {
 		loaded := map[string]script.Digest{}
@@ -73,6 +78,13 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 				dirOf[f] = existingAncestor(f)
 			}
 			want[dirOf[f]] = true
+		}
+		links = map[string]bool{}
+		for f := range loaded {
+			for _, l := range linksTo(f) {
+				links[l] = true
+				want[filepath.Dir(l)] = true
+			}
 		}
 		for d := range dirs {
 			if !want[d] {
@@ -119,7 +131,7 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 				return nil
 			}
 			abs, err := filepath.Abs(ev.Name)
-			if _, ok := files[abs]; err != nil || !ok && !leadsToAbsent(abs, files) {
+			if _, ok := files[abs]; err != nil || !ok && !links[abs] && !leadsToAbsent(abs, files) {
 				continue
 			}
 			if ev.Op == fsnotify.Chmod {
@@ -137,6 +149,48 @@ func Watch(ctx context.Context, opts WatchOptions) error {
 			sync()
 		}
 	}
+}
+
+// maxLinkHops bounds the symbolic links followed on the way to one file,
+// as the kernel bounds them (ELOOP).
+const maxLinkHops = 40
+
+// linksTo returns the symbolic links that resolving path goes through: the
+// path itself if it is a link, and every link among its directories or
+// the links' targets. A path that does not resolve returns the links up
+// to where it stops.
+func linksTo(path string) []string {
+	var links []string
+	rest := strings.Split(strings.TrimPrefix(filepath.Clean(path), string(filepath.Separator)), string(filepath.Separator))
+	cur := string(filepath.Separator)
+	for hops := 0; len(rest) > 0; {
+		next := filepath.Join(cur, rest[0])
+		rest = rest[1:]
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return links
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return links
+		}
+		links = append(links, next)
+		target, err := os.Readlink(next)
+		if err != nil {
+			return links
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(cur, target)
+		}
+		// Resolve the target from the root, then what was left of path.
+		parts := strings.Split(strings.TrimPrefix(filepath.Clean(target), string(filepath.Separator)), string(filepath.Separator))
+		rest = append(parts, rest...)
+		cur = string(filepath.Separator)
+	}
+	return links
 }
 
 // existingAncestor returns the nearest directory above file that exists.

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -165,5 +166,80 @@ func TestWatchSeesAMissingFileAppear(t *testing.T) {
 		case <-deadline:
 			t.Fatal("no OnChange after writing the missing module")
 		}
+	}
+}
+
+// Kubernetes updates a mounted ConfigMap atomically: the files sit in a
+// timestamped directory, `..data` links to it, and each key is a link
+// `KEY -> ..data/KEY`. An update writes a new timestamped directory,
+// points a new link at it, renames that link over `..data` and removes
+// the old directory; the name the script was loaded by never changes.
+func TestWatchSeesAConfigMapUpdate(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "..2026_12_07_10_00_00.1", "pipeline.lua"), "v1")
+	symlink := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	symlink("..2026_12_07_10_00_00.1", "..data")
+	symlink("..data/pipeline.lua", "pipeline.lua")
+	main := filepath.Join(dir, "pipeline.lua")
+
+	probe := filepath.Join(dir, "probe.lua")
+	calls := watchCalls(t, func() map[string]script.Digest {
+		return map[string]script.Digest{main: script.DigestOf([]byte("v1")), probe: {}}
+	})
+	// Write the probe until its event arrives: the directory is watched
+	// from then on, so what follows is seen by its events.
+	deadline := time.Now().Add(10 * time.Second)
+	for seen := false; !seen; {
+		write(t, probe, "probe")
+		select {
+		case <-calls:
+			seen = true
+		case <-time.After(100 * time.Millisecond):
+			if time.Now().After(deadline) {
+				t.Fatal("no OnChange after writing the probe")
+			}
+		}
+	}
+	write(t, filepath.Join(dir, "..2026_12_07_10_01_00.2", "pipeline.lua"), "v2")
+	symlink("..2026_12_07_10_01_00.2", "..data_tmp")
+	if err := os.Rename(filepath.Join(dir, "..data_tmp"), filepath.Join(dir, "..data")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "..2026_12_07_10_00_00.1")); err != nil {
+		t.Fatal(err)
+	}
+	waitCall(t, calls, "the ConfigMap update")
+	select {
+	case <-calls:
+		t.Fatal("a second OnChange for one update")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+func TestLinksTo(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "real", "f"), "x")
+	for _, l := range [][2]string{{"real", "data"}, {"data/f", "f"}, {filepath.Join(dir, "f"), "abs"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := linksTo(filepath.Join(dir, "real", "f")); len(got) != 0 {
+		t.Errorf("linksTo(a plain file) = %q", got)
+	}
+	want := []string{filepath.Join(dir, "abs"), filepath.Join(dir, "f"), filepath.Join(dir, "data")}
+	if got := linksTo(filepath.Join(dir, "abs")); !slices.Equal(got, want) {
+		t.Errorf("linksTo = %q, want %q", got, want)
+	}
+	if err := os.Symlink("loop", filepath.Join(dir, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	if got := linksTo(filepath.Join(dir, "loop")); len(got) != maxLinkHops {
+		t.Errorf("linksTo(a loop) followed %d links", len(got))
 	}
 }
