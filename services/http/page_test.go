@@ -207,11 +207,17 @@ func textOf(n *html.Node) string {
 func TestPages(t *testing.T) {
 	s := newHostedService(services.Options{}, pipelineHost())
 	code, body := serve(s, "GET", "/")
-	if code != 200 || !strings.Contains(body, `<script src="/static/graph.js">`) {
+	if code != 200 || !strings.Contains(body, `<script type="module" src="/static/page.js">`) {
 		t.Fatalf("/: %d %s", code, body)
 	}
-	if code, body := serve(s, "GET", "/static/graph.js"); code != 200 || !strings.Contains(body, "/api/v0/graph") {
-		t.Fatalf("graph.js: %d", code)
+	if code, body := serve(s, "GET", "/static/page.js"); code != 200 || !strings.Contains(body, "/api/v0/graph") {
+		t.Fatalf("page.js: %d", code)
+	}
+	// The layout library is in the binary, with its license.
+	for _, p := range []string{"/static/vendor/elkjs/elk-api.js", "/static/vendor/elkjs/elk-worker.min.js", "/static/vendor/elkjs/LICENSE.md"} {
+		if code, body := serve(s, "GET", p); code != 200 || len(body) < 1000 {
+			t.Errorf("%s: %d, %d bytes", p, code, len(body))
+		}
 	}
 	code, body = serve(s, "GET", "/component/a.proc.p")
 	for _, want := range []string{"<h1>a.proc.p</h1>", "unhealthy", "sad", `href="/component/a.exp.e"`, "Live debugging is off"} {
