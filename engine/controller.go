@@ -232,6 +232,22 @@ func (c *Controller) Files() map[string]script.Digest {
 	return out
 }
 
+// AppliedFiles returns every file the running script read (script,
+// modules and plugins), sorted: unlike Files, never those of a load that
+// failed.
+func (c *Controller) AppliedFiles() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]string, 0, len(c.files))
+	for f, d := range c.files {
+		if d != script.Absent {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Reload runs the script again and applies it. On any error the running
 // graph stays as it was; the error is logged and returned.
 func (c *Controller) Reload() error {

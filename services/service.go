@@ -7,6 +7,7 @@ package services
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
 	"regexp"
 	"sort"
 	"sync"
@@ -42,6 +43,18 @@ type Options struct {
 	DisablePprof bool
 	// Cluster are the --cluster.* settings of the cluster service.
 	Cluster ClusterOptions
+	// OpAMP are the --opamp.* settings of the opamp service.
+	OpAMP OpAMPOptions
+	// ReloadFrom makes the file at path the pipeline's main file and
+	// reloads: on success later reloads read path; on failure the
+	// running graph and the main file stay as they were and the error
+	// (diagnostics with file:line) is returned. Nil when the process
+	// cannot change its pipeline.
+	ReloadFrom func(path string) error
+	// Pipeline returns the running pipeline's main file and every file
+	// the running pipeline was read from (the main file, modules and
+	// plugins), sorted. Nil before the process has a pipeline.
+	Pipeline func() (main string, files []string)
 	// Extra carries settings of services registered outside flowlua's
 	// built-ins (tests, embedders), by service name.
 	Extra map[string]any
@@ -71,6 +84,31 @@ type ClusterOptions struct {
 	// Insecure allows gossip without SecretKey on addresses other than
 	// loopback (--cluster.insecure): anyone who reaches the port joins.
 	Insecure bool
+}
+
+// OpAMPOptions are the settings of the opamp service (the --opamp.*
+// flags). The zero value is off. They come from the command line only,
+// so that a remote config never changes the connection it came over.
+type OpAMPOptions struct {
+	// Endpoint is the OpAMP server's URL: ws:// or wss:// (WebSocket),
+	// http:// or https:// (plain HTTP, polling). Empty: off.
+	Endpoint string
+	// Headers are sent on every request to the server.
+	Headers http.Header
+	// InstanceUID is the agent's instance uid (a UUID); empty: a UUIDv7
+	// made once and kept under StoragePath.
+	InstanceUID string
+	// CAFile, CertFile and KeyFile are PEM files: the CAs that sign the
+	// server's certificate (empty: the system's), and the client
+	// certificate (both or neither).
+	CAFile, CertFile, KeyFile string
+	// InsecureSkipVerify accepts any server certificate.
+	InsecureSkipVerify bool
+	// HeartbeatInterval is how often the agent reports that it is alive
+	// (and, over plain HTTP, polls for what the server has for it).
+	HeartbeatInterval time.Duration
+	// Version is flowlua's version, reported in the agent description.
+	Version string
 }
 
 // Registration registers a service constructor.

@@ -50,6 +50,7 @@ type runCmd struct {
 	EnablePprof    bool          `name:"http.enable-pprof" default:"true" negatable:"" env:"FLOWLUA_HTTP_ENABLE_PPROF" help:"Serve the Go profiler under /debug/pprof/. Off, those routes answer 404 and the runtime no longer samples heap allocations (whose stack walks cost CPU and memory), as in a collector built without its pprof extension."`
 	pluginFlags
 	clusterFlags
+	opampFlags
 	LogLevel  string `name:"log.level" default:"info" enum:"debug,info,warn,error" env:"FLOWLUA_LOG_LEVEL" help:"Log level: debug, info, warn, error."`
 	LogFormat string `name:"log.format" default:"logfmt" enum:"logfmt,json" env:"FLOWLUA_LOG_FORMAT" help:"Log format: logfmt or json."`
 
@@ -150,18 +151,30 @@ func (r *runCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
+	opampOpts, err := r.opampFlags.options()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	start, err := r.startingPipeline(opampOpts, logger)
+	if err != nil {
+		return &exitError{code: exitConfig, err: err}
+	}
+	pipe := newPipeline(start)
 	var ctrl *engine.Controller
 	svcs, err := services.NewAll(services.Options{
 		Logger:         logger,
 		HTTPListenAddr: r.HTTPListenAddr,
 		StoragePath:    r.StoragePath,
 		Ready:          func() error { return ctrl.Ready() },
-		Reload:         func() error { return ctrl.Reload() },
+		Reload:         pipe.Reload,
+		ReloadFrom:     pipe.ReloadFrom,
+		Pipeline:       pipe.Files,
 		Metrics:        metrics,
 		Registerer:     metrics,
 		Fatal:          func(err error) { fatal(&fatalError{err}) },
 		DisablePprof:   !r.EnablePprof,
 		Cluster:        clusterOpts,
+		OpAMP:          opampOpts,
 	})
 	if err != nil {
 		return err
@@ -182,14 +195,15 @@ func (r *runCmd) Run(e *env) error {
 		DrainTimeout: r.DrainTimeout,
 		Secrets:      secrets,
 		Load: func() (*script.Script, *component.Registry, error) {
-			return scriptload.Load(r.Path, loadOpts)
+			return scriptload.Load(pipe.Path(), loadOpts)
 		},
 	})
+	pipe.ctrl = ctrl
 
-	if err := ctrl.Reload(); err != nil {
+	if err := pipe.Reload(); err != nil {
 		return configError(err)
 	}
-	logger.Info("pipeline running", "script", r.Path, "components", len(ctrl.ListComponents()))
+	logger.Info("pipeline running", "script", pipe.Path(), "components", len(ctrl.ListComponents()))
 
 	go func() {
 		for {
@@ -198,7 +212,7 @@ func (r *runCmd) Run(e *env) error {
 				return
 			case <-hup:
 				logger.Info("SIGHUP: reloading")
-				_ = ctrl.Reload()
+				_ = pipe.Reload()
 			}
 		}
 	}()
@@ -207,7 +221,7 @@ func (r *runCmd) Run(e *env) error {
 			err := engine.Watch(ctx, engine.WatchOptions{
 				Logger:   logger,
 				Files:    ctrl.Files, // the script is among them: the first load succeeded
-				OnChange: func() { _ = ctrl.Reload() },
+				OnChange: func() { _ = pipe.Reload() },
 			})
 			if err != nil {
 				logger.Error("watching files failed: hot reload is off", "err", err)
@@ -279,6 +293,8 @@ func (r *runCmd) pipelinePath() error {
 		r.Path = path
 	case len(r.Set) > 0:
 		return fmt.Errorf("flowlua run: --set overrides a collector config given with --config")
+	case r.Path == "" && r.OpAMPEndpoint != "":
+		return nil // the OpAMP server sends it
 	case r.Path == "":
 		return fmt.Errorf("flowlua run: expected the pipeline: a script (.lua) or a collector config (.yaml), as the argument or --config")
 	}

@@ -104,6 +104,16 @@ func newAPIView(host service.Host, infos []component.Info) *apiView {
 	return v
 }
 
+// references returns what Describe names consumers and other values
+// that are not data ("<id.export>"), to tell them from strings.
+func (v *apiView) references() map[string]bool {
+	out := make(map[string]bool, len(v.names))
+	for _, name := range v.names {
+		out[name] = true
+	}
+	return out
+}
+
 func isSecret(c component.Component) bool {
 	sc, ok := c.(secretComponent)
 	return ok && sc.IsSecret()
@@ -222,6 +232,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
+	// Values stay as written ("<otelcol.exporter.otlp.up.input>", not
+	// "\u003c..."): the answer is JSON, never parsed as HTML.
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
 }

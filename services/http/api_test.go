@@ -3,6 +3,7 @@ package http
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,7 +39,9 @@ type apiInputExports struct {
 	Input any `lua:"input"`
 }
 
-func TestComponentsAPI(t *testing.T) {
+// apiHost is two file.read components (one secret), a sink and a
+// component using all three and sending to the sink.
+func apiHost() *fakeHost {
 	input := &apiConsumer{}
 	host := &fakeHost{}
 	host.set(
@@ -67,7 +70,11 @@ func TestComponentsAPI(t *testing.T) {
 			Dependencies: []string{"file.read.plain", "file.read.token", "http", "testing.sink.s"},
 		},
 	)
-	s := newHostedService(services.Options{}, host)
+	return host
+}
+
+func TestComponentsAPI(t *testing.T) {
+	s := newHostedService(services.Options{}, apiHost())
 
 	code, body := serve(s, "GET", "/api/v0/components")
 	if code != 200 {
@@ -119,5 +126,35 @@ func TestComponentsAPI(t *testing.T) {
 	}
 	if code, _ := serve(s, "GET", "/api/v0/components/nope.nope.x"); code != 404 {
 		t.Fatalf("unknown id: %d, want 404", code)
+	}
+}
+
+// The API writes values as they are, not HTML-escaped ("\u003c"), and
+// a component's page shows its arguments as the script would write them:
+// a consumer as a link to its component, secrets redacted.
+func TestReadableValues(t *testing.T) {
+	s := newHostedService(services.Options{}, apiHost())
+	_, body := serve(s, "GET", "/api/v0/components/testing.user.u")
+	if !strings.Contains(body, `"<testing.sink.s.input>"`) || strings.Contains(body, `\u003c`) {
+		t.Errorf("API escapes values: %s", body)
+	}
+	code, page := serve(s, "GET", "/component/testing.user.u")
+	if code != 200 {
+		t.Fatalf("%d %s", code, page)
+	}
+	args := page[strings.Index(page, `<pre id="arguments"`):]
+	args = args[:strings.Index(args, "</pre>")]
+	for _, want := range []string{
+		`<span class="v-key">header</span> = <span class="v-secret">(secret)</span>,`,
+		`<span class="v-key">password</span> = <span class="v-secret">(secret)</span>,`,
+		`<span class="v-key">plain</span> = <span class="v-str">&#34;hello&#34;</span>,`,
+		`<a class="v-ref" href="/component/testing.sink.s">testing.sink.s.input</a>,`,
+	} {
+		if !strings.Contains(args, want) {
+			t.Errorf("arguments lack %s:\n%s", want, args)
+		}
+	}
+	if strings.Contains(page, "s3cret") || strings.Contains(page, `\u003c`) || strings.Contains(page, "pw") {
+		t.Errorf("page shows a secret or an escape:\n%s", args)
 	}
 }

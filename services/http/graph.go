@@ -2,16 +2,20 @@ package http
 
 import (
 	"net/http"
+	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/service"
 )
 
-// graphJSON is GET /api/v0/graph: what the page draws, laid out.
+// graphJSON is GET /api/v0/graph: everything the page shows of the
+// running graph (the drawing, the component list, the cluster's unique
+// components) in one answer. The page lays it out itself.
 type graphJSON struct {
 	Time          time.Time    `json:"time"`
 	Nodes         []nodeJSON   `json:"nodes"`
@@ -33,18 +37,43 @@ type groupJSON struct {
 	Label  string `json:"label"`
 }
 
+// The origins of a component: where its code comes from.
+const (
+	originBuiltin = "builtin"
+	originLua     = "lua_plugin"
+	originNative  = "native_plugin"
+)
+
+// pluginPackages map the Go package of a component's implementation to
+// its origin: a Lua component is an instance of luacomponent, a native
+// plugin's a proxy of stdlib/native. Everything else is built in.
+var pluginPackages = map[string]string{
+	"github.com/flowlua/flowlua/luabind/luacomponent": originLua,
+	"github.com/flowlua/flowlua/stdlib/native":        originNative,
+}
+
 type nodeJSON struct {
 	ID     string     `json:"id"`
 	Kind   string     `json:"kind"` // "component" or "service"
 	Name   string     `json:"name"`
+	Origin string     `json:"origin,omitempty"` // a component's: originBuiltin, originLua or originNative
 	Health healthJSON `json:"health"`
 	// ModuleInstance is the module instance that declared the component
 	// ("a.x.gw.eu" for nested instances); "" at the top level.
 	ModuleInstance string `json:"module_instance,omitempty"`
-	// Layer and Row place the node: layers run left to right along the
-	// flow of data (receivers to exporters), rows top to bottom.
-	Layer int `json:"layer"`
-	Row   int `json:"row"`
+	// Placement, Owner and Standby say where a component runs in a
+	// cluster (see componentJSON).
+	Placement string `json:"placement,omitempty"`
+	Owner     string `json:"owner,omitempty"`
+	Standby   string `json:"standby,omitempty"`
+	// ItemsIn, ItemsOut and Errors count, since the component started,
+	// the items it received (a receiver: accepted from its clients), the
+	// items it sent on (an exporter: to its endpoint) and the items it
+	// refused, failed to send or dropped, and its Lua errors. The page
+	// turns them into rates.
+	ItemsIn  uint64 `json:"items_in"`
+	ItemsOut uint64 `json:"items_out"`
+	Errors   uint64 `json:"errors"`
 }
 
 // edgeJSON is an edge along which something flows: data of a signal
@@ -71,8 +100,9 @@ type pluginJSON struct {
 	Version   string `json:"version"`
 }
 
-// buildGraph describes the running graph for the page.
-func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) graphJSON {
+// buildGraph describes the running graph for the page; counts are the
+// component counters read from the process's metrics (see readCounts).
+func buildGraph(host service.Host, infos []component.Info, counts map[string]*counts, liveDebugging bool) graphJSON {
 	g := graphJSON{Time: time.Now(), Nodes: []nodeJSON{}, Edges: []edgeJSON{}, Plugins: []pluginJSON{}, LiveDebugging: liveDebugging, Groups: []groupJSON{}}
 	l := host.LastLoad()
 	g.Load = loadJSON{Time: l.Time, Duration: l.Duration.Seconds(), OK: l.Err == nil}
@@ -83,20 +113,24 @@ func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) g
 		g.Plugins = append(g.Plugins, pluginJSON(p))
 	}
 
-	isComponent := map[string]bool{}
+	index := make(map[string]int, len(infos)) // in g.Nodes
 	for _, info := range infos {
-		isComponent[info.ID] = true
+		index[info.ID] = len(g.Nodes)
+		g.Nodes = append(g.Nodes, nodeJSON{ID: info.ID, Kind: "component", Name: info.Name, Origin: originOf(info.Component),
+			Health: healthOf(info), ModuleInstance: info.ModuleInstance, Placement: info.Placement, Owner: info.Owner, Standby: info.Standby})
 	}
 	services := map[string]bool{}
 	type dataKey struct{ from, to, signal string }
 	data := map[dataKey]int{} // index in g.Edges
-	for _, info := range infos {
-		g.Nodes = append(g.Nodes, nodeJSON{ID: info.ID, Kind: "component", Name: info.Name, Health: healthOf(info), ModuleInstance: info.ModuleInstance})
+	for i, info := range infos {
 		sendsTo := map[string]bool{}
 		for _, s := range info.Sends {
-			if !isComponent[s.To] {
+			g.Nodes[i].ItemsOut += s.Items
+			to, ok := index[s.To]
+			if !ok {
 				continue
 			}
+			g.Nodes[to].ItemsIn += s.Items
 			sendsTo[s.To] = true
 			k := dataKey{info.ID, s.To, s.Signal}
 			if i, ok := data[k]; ok {
@@ -107,11 +141,12 @@ func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) g
 			g.Edges = append(g.Edges, edgeJSON{From: info.ID, To: s.To, Kind: "data", Signal: s.Signal, Items: s.Items})
 		}
 		for _, dep := range info.Dependencies {
+			_, isComponent := index[dep]
 			switch {
-			case isComponent[dep] && !sendsTo[dep]:
+			case isComponent && !sendsTo[dep]:
 				// A referenced export flows from dep to this component.
 				g.Edges = append(g.Edges, edgeJSON{From: dep, To: info.ID, Kind: "reference"})
-			case !isComponent[dep]:
+			case !isComponent:
 				if _, ok := host.GetService(dep); ok {
 					services[dep] = true
 					g.Edges = append(g.Edges, edgeJSON{From: dep, To: info.ID, Kind: "service"})
@@ -119,12 +154,109 @@ func buildGraph(host service.Host, infos []component.Info, liveDebugging bool) g
 			}
 		}
 	}
+	for i := range g.Nodes {
+		c := counts[g.Nodes[i].ID]
+		if c == nil {
+			continue
+		}
+		if c.accepted > 0 { // a receiver: what its clients sent it
+			g.Nodes[i].ItemsIn += c.accepted
+		}
+		if c.sent > 0 { // an exporter: what reached its endpoint
+			g.Nodes[i].ItemsOut += c.sent
+		}
+		g.Nodes[i].Errors = c.errors
+	}
 	for _, name := range sortedKeys(services) {
 		g.Nodes = append(g.Nodes, nodeJSON{ID: name, Kind: "service", Name: name, Health: healthJSON{State: "healthy", Message: "service"}})
 	}
-	layout(g.Nodes, g.Edges)
 	g.Groups = groupsOf(infos)
 	return g
+}
+
+// originOf says where a component's code comes from.
+func originOf(c component.Component) string {
+	if c == nil {
+		return originBuiltin
+	}
+	t := reflect.TypeOf(c)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if o, ok := pluginPackages[t.PkgPath()]; ok {
+		return o
+	}
+	return originBuiltin
+}
+
+// counts are a component's counters among the process's metrics.
+type counts struct {
+	accepted uint64 // items a receiver accepted from its clients
+	sent     uint64 // items an exporter sent to its endpoint
+	errors   uint64 // items refused, failed or dropped, and Lua errors
+}
+
+// counterKind says what a counter of a component counts: the collector's
+// receivers count otelcol_receiver_accepted_* and _refused_* / _failed_*,
+// its exporters otelcol_exporter_sent_* and _send_failed_* /
+// _enqueue_failed_*, its processors otelcol_processor_*_refused_* /
+// _dropped_*; flowlua counts drops and Lua errors. "" is none of them.
+func counterKind(name string) string {
+	switch {
+	case strings.HasPrefix(name, "otelcol_receiver_accepted_"):
+		return "accepted"
+	case strings.HasPrefix(name, "otelcol_exporter_sent_"):
+		return "sent"
+	case strings.HasPrefix(name, "otelcol_receiver_refused_"), strings.HasPrefix(name, "otelcol_receiver_failed_"),
+		strings.HasPrefix(name, "otelcol_exporter_send_failed_"), strings.HasPrefix(name, "otelcol_exporter_enqueue_failed_"),
+		strings.HasPrefix(name, "otelcol_processor_") && (strings.Contains(name, "_refused_") || strings.Contains(name, "_dropped_")),
+		name == "flowlua_component_dropped_items_total", name == "flowlua_lua_errors_total":
+		return "errors"
+	}
+	return ""
+}
+
+// readCounts gathers the counters of every component, by id; nil when
+// there are no metrics.
+func readCounts(g prometheus.Gatherer) map[string]*counts {
+	if g == nil {
+		return nil
+	}
+	mfs, _ := g.Gather() // a partial result still counts
+	out := map[string]*counts{}
+	for _, mf := range mfs {
+		kind := counterKind(mf.GetName())
+		if kind == "" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			id := ""
+			for _, lp := range m.GetLabel() {
+				if lp.GetName() == "component_id" {
+					id = lp.GetValue()
+					break
+				}
+			}
+			if id == "" || m.GetCounter() == nil {
+				continue
+			}
+			c := out[id]
+			if c == nil {
+				c = &counts{}
+				out[id] = c
+			}
+			v := uint64(m.GetCounter().GetValue())
+			switch kind {
+			case "accepted":
+				c.accepted += v
+			case "sent":
+				c.sent += v
+			default:
+				c.errors += v
+			}
+		}
+	}
+	return out
 }
 
 // groupsOf returns the module instances of infos, each nested in the
@@ -141,9 +273,11 @@ func groupsOf(infos []component.Info) []groupJSON {
 	out := []groupJSON{}
 	for _, id := range sortedKeys(ids) {
 		g := groupJSON{ID: id, Label: id}
-		for other := range ids {
-			if len(other) > len(g.Parent) && strings.HasPrefix(id, other+".") {
-				g.Parent, g.Label = other, id[len(other)+1:]
+		// The enclosing instances of id are its prefixes that end at a dot.
+		for i := strings.LastIndexByte(id, '.'); i > 0; i = strings.LastIndexByte(id[:i], '.') {
+			if ids[id[:i]] {
+				g.Parent, g.Label = id[:i], id[i+1:]
+				break
 			}
 		}
 		out = append(out, g)
@@ -153,54 +287,6 @@ func groupsOf(infos []component.Info) []groupJSON {
 
 func healthOf(info component.Info) healthJSON {
 	return healthJSON{State: info.Health.Health.String(), Message: info.Health.Message, UpdatedAt: info.Health.UpdateTime}
-}
-
-// layout gives each node the length of the longest path of edges that
-// reaches it (its layer), so that everything flows left to right, and a
-// row within its layer in id order. A cycle (a component that both sends
-// to and reads an export of another) is cut where it closes.
-func layout(nodes []nodeJSON, edges []edgeJSON) {
-	in := map[string][]string{}
-	for _, e := range edges {
-		in[e.To] = append(in[e.To], e.From)
-	}
-	layer := map[string]int{}
-	state := map[string]int{} // 1 visiting, 2 done
-	var visit func(id string) int
-	visit = func(id string) int {
-		switch state[id] {
-		case 1:
-			return -1 // a cycle: ignore the edge closing it
-		case 2:
-			return layer[id]
-		}
-		state[id] = 1
-		l := 0
-		for _, from := range in[id] {
-			if fl := visit(from); fl >= 0 && fl+1 > l {
-				l = fl + 1
-			}
-		}
-		state[id], layer[id] = 2, l
-		return l
-	}
-	order := make([]int, len(nodes))
-	for i := range nodes {
-		nodes[i].Layer = visit(nodes[i].ID)
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		na, nb := nodes[order[a]], nodes[order[b]]
-		if na.Layer != nb.Layer {
-			return na.Layer < nb.Layer
-		}
-		return na.ID < nb.ID
-	})
-	rows := map[int]int{}
-	for _, i := range order {
-		nodes[i].Row = rows[nodes[i].Layer]
-		rows[nodes[i].Layer]++
-	}
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -222,5 +308,5 @@ func (s *Service) serveGraph(w http.ResponseWriter, r *http.Request) {
 	infos := host.ListComponents()
 	s.routes.prune(infos)
 	d := s.liveDebugger()
-	writeJSON(w, http.StatusOK, buildGraph(host, infos, d != nil && d.Enabled()))
+	writeJSON(w, http.StatusOK, buildGraph(host, infos, readCounts(s.opts.Metrics), d != nil && d.Enabled()))
 }

@@ -35,8 +35,11 @@ func (s *Service) serveIndex(w http.ResponseWriter, r *http.Request) {
 
 // componentPage is what a component's page shows.
 type componentPage struct {
-	C             componentJSON
-	Name          string
+	C    componentJSON
+	Name string
+	// Refs are the strings of C's values that stand for another
+	// component's export (apiView.references).
+	Refs          map[string]bool
 	Sends         []sendRow
 	Routes        string // the prefix of its routes, "" when it has none
 	Metrics       []string
@@ -62,7 +65,8 @@ func (s *Service) serveComponentPage(w http.ResponseWriter, r *http.Request) {
 		if info.ID != id {
 			continue
 		}
-		p := componentPage{C: newAPIView(host, infos).component(info), Name: info.Name}
+		view := newAPIView(host, infos)
+		p := componentPage{C: view.component(info), Name: info.Name, Refs: view.references()}
 		for _, send := range info.Sends {
 			p.Sends = append(p.Sends, sendRow{send.Signal, send.To, send.Items})
 		}

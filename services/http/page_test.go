@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/net/html"
 
 	"github.com/flowlua/flowlua/engine/component"
@@ -37,10 +38,37 @@ func pipelineHost() *fakeHost {
 	return h
 }
 
-// The graph runs along the flow of data: file.read and the receiver
-// first, the exporter last; edges carry their signal and items.
+// componentCounters is a registry holding what the collector's
+// components and flowlua count for a component: a receiver's accepted
+// and refused items, an exporter's sent and failed ones, drops.
+func componentCounters(t testing.TB, values map[string]map[string]float64) *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	vecs := map[string]*prometheus.CounterVec{}
+	for id, byName := range values {
+		for name, v := range byName {
+			vec := vecs[name]
+			if vec == nil {
+				vec = prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: name}, []string{"component_id"})
+				reg.MustRegister(vec)
+				vecs[name] = vec
+			}
+			vec.WithLabelValues(id).Add(v)
+		}
+	}
+	return reg
+}
+
+// The graph carries the edges with their signal and items, and each
+// component's counters: items in (sent to it, or accepted by a
+// receiver), items out (sent on, or by an exporter to its endpoint) and
+// errors (refused, failed, dropped).
 func TestGraphJSON(t *testing.T) {
-	s := newHostedService(services.Options{}, pipelineHost())
+	reg := componentCounters(t, map[string]map[string]float64{
+		"a.recv.r": {"otelcol_receiver_accepted_spans_total": 12, "otelcol_receiver_refused_spans_total": 2},
+		"a.exp.e":  {"otelcol_exporter_sent_spans_total": 5, "otelcol_exporter_send_failed_spans_total": 3, "flowlua_component_dropped_items_total": 1},
+		"a.proc.p": {"otelcol_processor_batch_batch_send_size_count": 9}, // not an error
+	})
+	s := newHostedService(services.Options{Metrics: reg}, pipelineHost())
 	code, body := serve(s, "GET", "/api/v0/graph")
 	if code != 200 {
 		t.Fatalf("%d %s", code, body)
@@ -49,15 +77,19 @@ func TestGraphJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &g); err != nil {
 		t.Fatal(err)
 	}
-	layers := map[string]int{}
+	type io struct{ in, out, errors uint64 }
+	got := map[string]io{}
+	kinds := map[string]string{}
 	for _, n := range g.Nodes {
-		layers[n.ID] = n.Layer
+		got[n.ID] = io{n.ItemsIn, n.ItemsOut, n.Errors}
+		kinds[n.ID] = n.Kind + "/" + n.Origin
 	}
-	want := map[string]int{"a.recv.r": 0, "file.read.f": 0, "a.proc.p": 1, "a.exp.e": 2, "http": 0}
-	for id, l := range want {
-		if layers[id] != l {
-			t.Errorf("%s: layer %d, want %d (all: %v)", id, layers[id], l, layers)
-		}
+	want := map[string]io{"a.recv.r": {12, 10, 2}, "a.proc.p": {10, 8, 0}, "a.exp.e": {8, 5, 4}, "file.read.f": {}, "http": {}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("counters %v, want %v", got, want)
+	}
+	if kinds["a.recv.r"] != "component/builtin" || kinds["http"] != "service/" {
+		t.Errorf("kinds %v", kinds)
 	}
 	edges := map[string]uint64{}
 	for _, e := range g.Edges {
@@ -73,6 +105,23 @@ func TestGraphJSON(t *testing.T) {
 	}
 	if g.Load.OK || g.Load.Error != "main.lua:3: a.proc.p: boom" || len(g.Plugins) != 1 || g.Plugins[0].Version != "1.2.0" {
 		t.Errorf("load %+v plugins %+v", g.Load, g.Plugins)
+	}
+}
+
+// A unique component's placement and owner reach the page.
+func TestGraphPlacement(t *testing.T) {
+	h := &fakeHost{}
+	h.set(
+		component.Info{ID: "a.b.here", Name: "a.b", Placement: "unique", Owner: "node-a"},
+		component.Info{ID: "a.b.there", Name: "a.b", Placement: "unique", Owner: "node-b", Standby: "standby (owned by node-b)"},
+	)
+	_, body := serve(newHostedService(services.Options{}, h), "GET", "/api/v0/graph")
+	var g graphJSON
+	if err := json.Unmarshal([]byte(body), &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 2 || g.Nodes[0].Owner != "node-a" || g.Nodes[1].Standby != "standby (owned by node-b)" || g.Nodes[1].Placement != "unique" {
+		t.Errorf("nodes %+v", g.Nodes)
 	}
 }
 
@@ -125,7 +174,7 @@ func TestComponentPageEscapes(t *testing.T) {
 	if byID["health-message"] != hostile {
 		t.Errorf("health message %q", byID["health-message"])
 	}
-	if !strings.Contains(byID["arguments"], `"k": "\u003cscript\u003ealert(\"x\")\u003c/script\u003e \u0026 'q' +"`) {
+	if !strings.Contains(byID["arguments"], `k = "<script>alert(\"x\")</script> & 'q' +"`) {
 		t.Errorf("arguments %q", byID["arguments"])
 	}
 	if byID["metrics"] != `m{k="`+hostile+`"} 1`+"\n" {
@@ -158,11 +207,17 @@ func textOf(n *html.Node) string {
 func TestPages(t *testing.T) {
 	s := newHostedService(services.Options{}, pipelineHost())
 	code, body := serve(s, "GET", "/")
-	if code != 200 || !strings.Contains(body, `<script src="/static/graph.js">`) {
+	if code != 200 || !strings.Contains(body, `<script type="module" src="/static/page.js">`) {
 		t.Fatalf("/: %d %s", code, body)
 	}
-	if code, body := serve(s, "GET", "/static/graph.js"); code != 200 || !strings.Contains(body, "/api/v0/graph") {
-		t.Fatalf("graph.js: %d", code)
+	if code, body := serve(s, "GET", "/static/page.js"); code != 200 || !strings.Contains(body, "/api/v0/graph") {
+		t.Fatalf("page.js: %d", code)
+	}
+	// The layout library is in the binary, with its license.
+	for _, p := range []string{"/static/vendor/elkjs/elk-api.js", "/static/vendor/elkjs/elk-worker.min.js", "/static/vendor/elkjs/LICENSE.md"} {
+		if code, body := serve(s, "GET", p); code != 200 || len(body) < 1000 {
+			t.Errorf("%s: %d, %d bytes", p, code, len(body))
+		}
 	}
 	code, body = serve(s, "GET", "/component/a.proc.p")
 	for _, want := range []string{"<h1>a.proc.p</h1>", "unhealthy", "sad", `href="/component/a.exp.e"`, "Live debugging is off"} {

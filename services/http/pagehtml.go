@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"regexp"
+	"sort"
 	"strings"
+
+	"github.com/flowlua/flowlua/engine/decode"
 )
 
 // htmlPage writes a page: text and attribute values escaped, URLs
@@ -63,13 +67,108 @@ func (p *htmlPage) componentLinks(ids []string) {
 	p.raw("</ul>")
 }
 
-// prettyJSON is v as indented JSON, or the error that stopped it.
-func prettyJSON(v any) string {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err.Error()
+// value writes v, a script value (decode.Encode's), as the script would
+// write it: tables with "key = value" lines, strings quoted, a reference
+// to another component's export ("<id.export>", one of refs) as a link
+// to that component, a secret as a badge.
+func (p *htmlPage) value(v any, refs map[string]bool, indent string) {
+	switch v := v.(type) {
+	case nil:
+		p.raw(`<span class="v-nil">nil</span>`)
+	case string:
+		switch {
+		case v == decode.Redacted:
+			p.raw(`<span class="v-secret">`)
+			p.text(v)
+			p.raw(`</span>`)
+		case refs[v]:
+			ref := strings.TrimSuffix(strings.TrimPrefix(v, "<"), ">")
+			id := ref
+			if i := strings.LastIndexByte(ref, '.'); i > 0 {
+				id = ref[:i]
+			}
+			p.raw(`<a class="v-ref" href="`)
+			p.url("/component/" + id)
+			p.raw(`">`)
+			p.text(ref)
+			p.raw("</a>")
+		default:
+			p.raw(`<span class="v-str">`)
+			p.text(luaQuote(v))
+			p.raw(`</span>`)
+		}
+	case bool, int, int64, uint64, float64, json.Number:
+		p.raw(`<span class="v-num">`)
+		p.text(fmt.Sprint(v))
+		p.raw(`</span>`)
+	case []any:
+		if len(v) == 0 {
+			p.raw("{}")
+			return
+		}
+		p.raw("{\n")
+		for _, e := range v {
+			p.raw(indent, "  ")
+			p.value(e, refs, indent+"  ")
+			p.raw(",\n")
+		}
+		p.raw(indent, "}")
+	case map[string]any:
+		if len(v) == 0 {
+			p.raw("{}")
+			return
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		p.raw("{\n")
+		for _, k := range keys {
+			p.raw(indent, "  ", `<span class="v-key">`)
+			if luaIdent.MatchString(k) {
+				p.text(k)
+			} else {
+				p.text("[" + luaQuote(k) + "]")
+			}
+			p.raw("</span> = ")
+			p.value(v[k], refs, indent+"  ")
+			p.raw(",\n")
+		}
+		p.raw(indent, "}")
+	default:
+		p.text(fmt.Sprint(v))
 	}
-	return string(b)
+}
+
+// luaIdent matches a table key the script can write bare.
+var luaIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// luaQuote quotes s as a Lua string literal.
+func luaQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\%03d`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // writeComponentPage renders GET /component/{id}. component.js fills the
@@ -138,10 +237,10 @@ func writeComponentPage(c componentPage) []byte {
 		p.link(c.Routes, c.Routes)
 		p.raw("</p>")
 	}
-	p.raw("\n\n<h2>Arguments</h2>\n<pre id=\"arguments\">")
-	p.text(prettyJSON(c.C.Arguments))
-	p.raw("</pre>\n<h2>Exports</h2>\n<pre id=\"exports\">")
-	p.text(prettyJSON(c.C.Exports))
+	p.raw("\n\n<h2>Arguments</h2>\n<pre id=\"arguments\" class=\"value\">")
+	p.value(c.C.Arguments, c.Refs, "")
+	p.raw("</pre>\n<h2>Exports</h2>\n<pre id=\"exports\" class=\"value\">")
+	p.value(c.C.Exports, c.Refs, "")
 	p.raw("</pre>\n<h2>Metrics</h2>\n")
 	if len(c.Metrics) == 0 {
 		p.raw(`<p class="muted">none</p>`)
