@@ -174,17 +174,23 @@ func (s *Service) connect(ctx context.Context, cs connSettings) (*conn, error) {
 	if err := c.client.SetAgentDescription(agentDescription(s.opts.OpAMP.Version)); err != nil {
 		return nil, fmt.Errorf("agent description: %w", err)
 	}
-	if health != nil {
-		if err := c.client.SetHealth(health); err != nil {
-			return nil, fmt.Errorf("health: %w", err)
-		}
+	if health == nil {
+		health = &protobufs.ComponentHealth{Status: "starting"}
+	}
+	// Health before capabilities: the client refuses ReportsHealth
+	// without a health to report.
+	if err := c.client.SetHealth(health); err != nil {
+		return nil, fmt.Errorf("health: %w", err)
+	}
+	caps := capabilities
+	if err := c.client.SetCapabilities(&caps); err != nil {
+		return nil, fmt.Errorf("capabilities: %w", err)
 	}
 	settings := types.StartSettings{
 		OpAMPServerURL:     cs.endpoint,
 		Header:             cs.header,
 		TLSConfig:          cs.tls,
 		InstanceUid:        types.InstanceUid(s.uid),
-		Capabilities:       capabilities,
 		RemoteConfigStatus: status,
 		Callbacks: types.Callbacks{
 			OnConnect: func(context.Context) {
