@@ -327,6 +327,12 @@ func (n *componentNode) setEvalErr(err error) {
 func (n *componentNode) health() component.Health {
 	h := n.rawHealth()
 	h.Message = n.c.secrets.String(h.Message)
+	n.mu.Lock()
+	unique := n.decl.Block != nil && n.decl.Block.Placement == "unique"
+	n.mu.Unlock()
+	if unique && h.Health == component.HealthHealthy && n.c.place.unclustered() {
+		h.Message += " (warning: " + UniqueWithoutCluster + ")"
+	}
 	return h
 }
 

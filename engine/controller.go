@@ -377,6 +377,7 @@ func (c *Controller) apply(s *script.Script, reg *component.Registry) error {
 	c.mu.Unlock()
 	c.closeRemovedTaps(g)
 	c.declareUnique(g)
+	c.warnUnclustered(g, oldGraph)
 	for _, id := range g.Order {
 		if commit := p.commits[id]; commit != nil {
 			commit()

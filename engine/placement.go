@@ -369,3 +369,62 @@ func shardServices(blk *script.Block) []string {
 	slices.Sort(out)
 	return out
 }
+
+// UniqueWithoutCluster is the warning about a component placed "unique"
+// on a node that places nothing: without --cluster.enabled every node
+// that runs the script runs the component.
+const UniqueWithoutCluster = `placement = "unique" without --cluster.enabled: it runs on every node that runs this script`
+
+// UniqueWarnings returns one line per component of g placed "unique"
+// (itself or through its module instance), in g's order:
+// "file:line: id: " + UniqueWithoutCluster. It is for callers that know
+// clustering is off (flowlua check, and the controller of an unclustered
+// run).
+func UniqueWarnings(g *Graph) []string {
+	var out []string
+	for _, id := range g.Order {
+		n := g.Nodes[id]
+		if n == nil || n.Block == nil || n.Block.Kind != script.KindComponent {
+			continue
+		}
+		if _, unique := placementKey(g, n.Block); unique {
+			out = append(out, fmt.Sprintf("%s: %s: %s", n.Block.Pos, id, UniqueWithoutCluster))
+		}
+	}
+	return out
+}
+
+// unclustered reports whether unique placement means nothing here: no
+// placement service, or one that says it is not enabled.
+func (p *placer) unclustered() bool {
+	if p == nil {
+		return true
+	}
+	e, ok := p.svc.(interface{ Enabled() bool })
+	return ok && !e.Enabled()
+}
+
+// warnUnclustered logs UniqueWithoutCluster for every unique component of
+// g a load added or changed to unique, when clustering is off.
+func (c *Controller) warnUnclustered(g *Graph, old *Graph) {
+	if !c.place.unclustered() {
+		return
+	}
+	for _, id := range g.Order {
+		n := g.Nodes[id]
+		if n == nil || n.Block == nil || n.Block.Kind != script.KindComponent {
+			continue
+		}
+		if _, unique := placementKey(g, n.Block); !unique {
+			continue
+		}
+		if old != nil {
+			if o := old.Nodes[id]; o != nil && o.Block != nil {
+				if _, was := placementKey(old, o.Block); was {
+					continue
+				}
+			}
+		}
+		c.logger.Warn(UniqueWithoutCluster, "component_id", id, "pos", n.Block.Pos.String())
+	}
+}

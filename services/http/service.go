@@ -148,7 +148,11 @@ func (s *Service) Run(ctx context.Context, host service.Host) error {
 func (s *Service) serve(ctx context.Context, ln net.Listener) error {
 	addr := ln.Addr().String()
 	s.addr.Store(&addr)
-	s.logger.Info("serving HTTP", "addr", addr)
+	if s.tlsConfig.Load() != nil {
+		s.logger.Info("serving HTTPS", "addr", addr, "tls", true)
+	} else {
+		s.logger.Info("serving plaintext HTTP", "addr", addr, "tls", false)
+	}
 	sl := newSwitchingListener(ln, &s.tlsConfig, s.logger, defaultTimeouts)
 	srv := &http.Server{
 		Handler:           s.handler(),
