@@ -116,28 +116,7 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	writeScript(true, "fine", "")
 
-	cmd := exec.Command(bin, "run", "main.lua")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"), "GRPC="+grpcAddr, "GRPC2="+grpcAddr2)
-	var logs strings.Builder
-	cmd.Stdout, cmd.Stderr = io.Discard, &syncWriter{w: &logs}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("flowlua's log:\n%s", logs.String())
-		}
-	})
+	runPipeline(t, bin, dir, "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"), "GRPC="+grpcAddr, "GRPC2="+grpcAddr2)
 	base := "http://" + httpAddr
 	waitFor(t, 30*time.Second, "flowlua ready", func() bool {
 		resp, err := http.Get(base + "/-/ready")
@@ -393,4 +372,33 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// runPipeline runs `flowlua run main.lua` in dir, with env added to the
+// environment, until the test ends: its cleanup stops flowlua with SIGINT
+// (SIGKILL after 20 s) and logs flowlua's output if the test failed.
+func runPipeline(t *testing.T, bin, dir string, env ...string) {
+	t.Helper()
+	cmd := exec.Command(bin, "run", "main.lua")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = io.Discard, &syncWriter{w: &logs}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("flowlua's log:\n%s", logs.String())
+		}
+	})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -139,28 +137,7 @@ func startPage(t *testing.T, script string, width, height int) *pageSession {
 	if err := os.WriteFile(filepath.Join(p.dir, "main.lua"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "run", "main.lua")
-	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(p.dir, "data"), "GRPC="+p.grpc, "SINK="+p.sink)
-	var logs strings.Builder
-	cmd.Stdout, cmd.Stderr = io.Discard, &syncWriter{w: &logs}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("flowlua's log:\n%s", logs.String())
-		}
-	})
+	runPipeline(t, bin, p.dir, "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(p.dir, "data"), "GRPC="+p.grpc, "SINK="+p.sink)
 	p.base = "http://" + httpAddr
 	waitFor(t, 30*time.Second, "flowlua ready", func() bool {
 		resp, err := http.Get(p.base + "/-/ready")
