@@ -175,6 +175,14 @@ func (c *converter) fileTargets(e ast.Expr) ([]*fileGroup, error) {
 // logsDest returns what a forward_to of Loki entries stands for: the
 // flowlua inputs, and the operators of the loki.process stages on the way.
 func (c *converter) logsDest(e ast.Expr) ([]string, []*yaml.Node, error) {
+	return c.destThrough(e, "loki.process", "its stages would become the receiver's operators, which hold for all it sends to", c.logsDest, c.stages)
+}
+
+// destThrough returns what a forward_to list stands for: the flowlua inputs
+// it reaches, and the nodes that the component named inline (loki.process,
+// prometheus.relabel), when it is the list's only receiver, contributes
+// (nodes) before what its own forward_to stands for (next).
+func (c *converter) destThrough(e ast.Expr, inline, alone string, next func(ast.Expr) ([]string, []*yaml.Node, error), nodes func(*comp) []*yaml.Node) ([]string, []*yaml.Node, error) {
 	if c.depth++; c.depth > maxDepth {
 		c.depth--
 		return nil, nil, errCycle
@@ -188,19 +196,18 @@ func (c *converter) logsDest(e ast.Expr) ([]string, []*yaml.Node, error) {
 	for _, el := range arr.Elements {
 		k, export := c.resolve(path(el))
 		if k == nil {
-			return nil, nil, fmt.Errorf("not a reference to a component of this file")
+			return nil, nil, fmt.Errorf("forward_to: not a reference to a component of this file")
 		}
-		if k.name == "loki.process" && export == "receiver" {
+		if k.name == inline && export == "receiver" {
 			if len(arr.Elements) > 1 {
-				return nil, nil, fmt.Errorf("%s beside other receivers: its stages would become the receiver's operators, which hold for all it sends to", k.id())
+				return nil, nil, fmt.Errorf("%s beside other receivers: %s", k.id(), alone)
 			}
-			at, _ := attrs(k.block.Body)
-			ops := c.stages(k)
-			if fw := at["forward_to"]; fw != nil {
-				r, more, err := c.logsDest(fw.Value)
-				return r, append(ops, more...), err
+			ns := nodes(k)
+			if at, _ := attrs(k.block.Body); at["forward_to"] != nil {
+				r, more, err := next(at["forward_to"].Value)
+				return r, append(ns, more...), err
 			}
-			return nil, ops, nil
+			return nil, ns, nil
 		}
 		r, err := c.exportRefs(k, export)
 		if err != nil {

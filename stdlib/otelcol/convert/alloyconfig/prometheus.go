@@ -198,41 +198,10 @@ func (c *converter) rules(k *comp, blocks []*ast.BlockStmt) []*yaml.Node {
 // the flowlua inputs, and the metric relabel configs of the
 // prometheus.relabel components on the way.
 func (c *converter) metricsDest(e ast.Expr) ([]string, []*yaml.Node, error) {
-	if c.depth++; c.depth > maxDepth {
-		c.depth--
-		return nil, nil, errCycle
-	}
-	defer func() { c.depth-- }()
-	arr, ok := e.(*ast.ArrayExpr)
-	if !ok {
-		return nil, nil, fmt.Errorf("forward_to is a list of receivers")
-	}
-	var refs []string
-	var relabels []*yaml.Node
-	for _, el := range arr.Elements {
-		k, export := c.resolve(path(el))
-		if k == nil {
-			return nil, nil, fmt.Errorf("forward_to: not a reference to a component of this file")
-		}
-		if k.name == "prometheus.relabel" && export == "receiver" {
-			if len(arr.Elements) > 1 {
-				return nil, nil, fmt.Errorf("%s beside other receivers: a scrape config's metric_relabel_configs hold for all it sends to", k.id())
-			}
-			at, blocks := attrs(k.block.Body)
-			relabels = append(relabels, c.rules(k, blocks)...)
-			if fw := at["forward_to"]; fw != nil {
-				r, more, err := c.metricsDest(fw.Value)
-				return r, append(relabels, more...), err
-			}
-			return nil, relabels, nil
-		}
-		r, err := c.exportRefs(k, export)
-		if err != nil {
-			return nil, nil, err
-		}
-		refs = append(refs, r...)
-	}
-	return refs, relabels, nil
+	return c.destThrough(e, "prometheus.relabel", "a scrape config's metric_relabel_configs hold for all it sends to", c.metricsDest, func(k *comp) []*yaml.Node {
+		_, blocks := attrs(k.block.Body)
+		return c.rules(k, blocks)
+	})
 }
 
 // endpointRefs returns the inputs of the exporters a prometheus.remote_write
