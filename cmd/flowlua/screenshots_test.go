@@ -96,7 +96,7 @@ func TestScreenshots(t *testing.T) {
 			p.run("the list", chromedp.Click("#tab-list"))
 			p.js("the list shows rates", fmt.Sprintf(`(() => { const r = document.querySelector('#list tr[data-id="%s"]');
 				return r !== null && /[1-9]/.test(r.cells[4].textContent); })()`, c.receiver), 10*time.Second)
-			p.js("still", `(document.activeElement && document.activeElement.blur(), true)`, time.Second)
+			p.js("still, at the top", `(document.activeElement && document.activeElement.blur(), window.scrollTo(0, 0), true)`, time.Second)
 			settled(p)
 			shoot(t, p, filepath.Join(out, c.name+"-list.png"))
 		})
