@@ -18,7 +18,12 @@ GO_TAGS := grpcnotrace
 # cgo: the race detector needs it.
 BUILD_CGO ?= 0
 
-.PHONY: build plugins test fmt run bench bench-go pgo fuzz lint clean convert-corpus convert-alloy-corpus conformance
+# The page's screenshots of docs/ (README, "The web page and live
+# debugging"), taken by a headless chromium (apt-get install chromium).
+screenshots:
+	FLOWLUA_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -pgo=off -timeout 10m -run '^TestScreenshots$$' -v ./cmd/flowlua
+
+.PHONY: build plugins test fmt run screenshots bench bench-go pgo fuzz lint clean convert-corpus convert-alloy-corpus conformance
 
 # The first-party native plugins, each a module of its own under
 # plugins/, go to bin/plugins/ beside bin/flowlua, where flowlua finds

@@ -116,7 +116,7 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	writeScript(true, "fine", "")
 
-	runPipeline(t, bin, dir, "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"), "GRPC="+grpcAddr, "GRPC2="+grpcAddr2)
+	runPipeline(t, bin, dir, "main.lua", "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(dir, "data"), "GRPC="+grpcAddr, "GRPC2="+grpcAddr2)
 	base := "http://" + httpAddr
 	waitFor(t, 30*time.Second, "flowlua ready", func() bool {
 		resp, err := http.Get(base + "/-/ready")
@@ -374,12 +374,12 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// runPipeline runs `flowlua run main.lua` in dir, with env added to the
+// runPipeline runs `flowlua run FILE` in dir, with env added to the
 // environment, until the test ends: its cleanup stops flowlua with SIGINT
 // (SIGKILL after 20 s) and logs flowlua's output if the test failed.
-func runPipeline(t *testing.T, bin, dir string, env ...string) {
+func runPipeline(t *testing.T, bin, dir, file string, env ...string) {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "main.lua")
+	cmd := exec.Command(bin, "run", file)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var logs strings.Builder

@@ -122,6 +122,13 @@ type pageSession struct {
 // startPage runs script with GRPC and SINK set to free ports (nothing
 // listens on SINK) and opens a browser of width×height.
 func startPage(t *testing.T, script string, width, height int) *pageSession {
+	return startPageFile(t, "main.lua", []byte(script), nil, width, height)
+}
+
+// startPageFile is startPage for a pipeline file of any name (a script or
+// a collector config), with the environment env returns (called once the
+// session's ports and directory are chosen) added to GRPC and SINK.
+func startPageFile(t *testing.T, name string, content []byte, env func(*pageSession) []string, width, height int) *pageSession {
 	chromium := chromiumPath(t)
 	bin, err := exec.LookPath("flowlua") // this test binary, as testscript installs it
 	if err != nil {
@@ -134,10 +141,14 @@ func startPage(t *testing.T, script string, width, height int) *pageSession {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(p.dir, "main.lua"), []byte(script), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(p.dir, name), content, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runPipeline(t, bin, p.dir, "FLOWLUA_HTTP_LISTEN_ADDR="+httpAddr, "FLOWLUA_STORAGE_PATH="+filepath.Join(p.dir, "data"), "GRPC="+p.grpc, "SINK="+p.sink)
+	vars := []string{"FLOWLUA_HTTP_LISTEN_ADDR=" + httpAddr, "FLOWLUA_STORAGE_PATH=" + filepath.Join(p.dir, "data"), "GRPC=" + p.grpc, "SINK=" + p.sink}
+	if env != nil {
+		vars = append(vars, env(p)...)
+	}
+	runPipeline(t, bin, p.dir, name, vars...)
 	p.base = "http://" + httpAddr
 	waitFor(t, 30*time.Second, "flowlua ready", func() bool {
 		resp, err := http.Get(p.base + "/-/ready")

@@ -59,6 +59,9 @@ type adapter struct {
 	// sending tracks the sends of the instance taking the data, for an
 	// exporter's health (sending.go); nil otherwise.
 	sending atomic.Pointer[sending]
+	// refusing tracks what a receiver's output refuses, for its health
+	// (refusing.go); nil for other components.
+	refusing *refusing
 }
 
 var _ flowcomp.HealthComponent = (*adapter)(nil)
@@ -99,6 +102,9 @@ func newAdapter(k *kind, opts flowcomp.Options, d decoded) (*adapter, error) {
 	}
 	if k.hasInput() {
 		a.input = dataplane.NewIndirect()
+	}
+	if k.class == classReceiver {
+		a.refusing = &refusing{}
 	}
 	if k.class == classExtension {
 		a.ext = newExtension(a.id)
@@ -170,8 +176,9 @@ func (a *adapter) config(d decoded) (component.Config, error) {
 }
 
 // CurrentHealth reports the upstream component's health: unhealthy when
-// it failed to start or reported an error status, or, for an exporter,
-// while its sends fail or its queue is full (sending.go).
+// it failed to start or reported an error status; for an exporter, while
+// its sends fail or its queue is full (sending.go); for a receiver, while
+// its output refuses data (refusing.go).
 func (a *adapter) CurrentHealth() flowcomp.Health {
 	h := a.health.get()
 	if h.Health != flowcomp.HealthHealthy {
@@ -179,6 +186,11 @@ func (a *adapter) CurrentHealth() flowcomp.Health {
 	}
 	if s := a.sending.Load(); s != nil {
 		if msg, since, bad := s.problem(time.Now()); bad {
+			return flowcomp.Health{Health: flowcomp.HealthUnhealthy, Message: msg, UpdateTime: since}
+		}
+	}
+	if a.refusing != nil {
+		if msg, since, bad := a.refusing.problem(time.Now()); bad {
 			return flowcomp.Health{Health: flowcomp.HealthUnhealthy, Message: msg, UpdateTime: since}
 		}
 	}

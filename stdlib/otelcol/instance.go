@@ -101,7 +101,7 @@ func (a *adapter) newInstance(d decoded) (*instance, error) {
 		}
 		var next dataplane.Consumer = a.out
 		if k.class == classReceiver {
-			next = dataplane.Entry(next)
+			next = dataplane.Entry(refusingConsumer{next: next, r: a.refusing})
 		}
 		c, err := k.create(s, upstreamCfg, sig, next)
 		if err != nil && k.class == classExporter {

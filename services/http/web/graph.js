@@ -15,6 +15,7 @@ import { COLORS, WORST, fit, rate, textWidth, kindLabel, placementLabel } from "
 
 const NS = "http://www.w3.org/2000/svg";
 const H = 58, MINW = 180, MAXW = 330, HEAD = 26, PAD = 12;
+const WRAP = 0.7; // the smallest scale that keeps a node's text legible
 const SERVICE = "#455a64";
 const STORE = "flowlua.collapsed";
 const FONT = "12px system-ui, sans-serif", BOLD = "600 12px system-ui, sans-serif", SMALL = "11px system-ui, sans-serif";
@@ -75,9 +76,11 @@ export class GraphView {
         const { v, shape } = this.wanted;
         this.wanted = null;
         const start = performance.now();
-        const laid = await this.elk.layout(this.elkGraph(v));
+        let laid = await this.elk.layout(this.elkGraph(v));
+        const wrap = this.wrapping(v, laid);
+        if (wrap && !this.wanted) laid = await this.elk.layout(this.elkGraph(v, wrap));
         if (this.wanted) continue; // outdated already
-        this.draw(v, laid);
+        this.draw(v, laid, !!wrap);
         this.svg.dataset.layoutMs = Math.round(performance.now() - start);
         this.shape = shape;
         this.refresh(v);
@@ -140,9 +143,22 @@ export class GraphView {
     return { groups, items, edges: edges.filter(e => e.kind !== "reference" || !data[e.from + ">" + e.to]) };
   }
 
+  // wrapping returns the aspect ratio of the drawing area when a graph
+  // laid out as laid would be shown too small to read (its text below
+  // WRAP of its size) and may be wrapped: ELK then cuts its layers into
+  // rows, left to right each, stacked to fill the area. Graphs with module
+  // boxes are not wrapped (ELK wraps only flat graphs). null otherwise.
+  wrapping(v, laid) {
+    const box = this.svg.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || Object.values(v.items).some(it => it.box)) return null;
+    const k = Math.min((box.width - 8) / laid.width, (box.height - 8) / laid.height);
+    return k < WRAP ? box.width / box.height : null;
+  }
+
   // elkGraph is what ELK lays out: boxes as compound nodes, a port per
-  // signal on each side, a label of fixed size on each data edge.
-  elkGraph(v) {
+  // signal on each side, a label of fixed size on each data edge; wrapped
+  // into rows for a drawing area of aspect ratio wrap, if given.
+  elkGraph(v, wrap) {
     const root = {
       id: "root", children: [], edges: [],
       layoutOptions: {
@@ -158,6 +174,12 @@ export class GraphView {
         "elk.json.shapeCoords": "ROOT", "elk.json.edgeCoords": "ROOT",
       },
     };
+    if (wrap) {
+      Object.assign(root.layoutOptions, {
+        "elk.layered.wrapping.strategy": "MULTI_EDGE", "elk.aspectRatio": String(wrap),
+        "elk.layered.wrapping.additionalEdgeSpacing": "20",
+      });
+    }
     const boxes = { "": root };
     const box = (gid) => {
       if (boxes[gid]) return boxes[gid];
@@ -192,6 +214,9 @@ export class GraphView {
       const edge = { id: "e" + i, sources: [port(e.from, "EAST", name)], targets: [port(e.to, "WEST", name)] };
       if (e.kind === "data") {
         edge.labels = [{ text: e.signal, width: Math.ceil(textWidth(e.signal + " 00000/s", SMALL)) + 4, height: 14 }];
+        // ELK wraps only a graph without centre labels: they are
+        // nodes of their own layers.
+        if (wrap) edge.labels[0].layoutOptions = { "elk.edgeLabels.placement": "TAIL" };
       }
       root.edges.push(edge);
       e.elkID = edge.id;
@@ -199,7 +224,8 @@ export class GraphView {
     return root;
   }
 
-  draw(v, laid) {
+  // draw draws v as ELK laid it out (wrapped: into rows).
+  draw(v, laid, wrapped) {
     const vp = this.viewport;
     while (vp.firstChild) vp.removeChild(vp.firstChild);
     const defs = el("defs", {}, vp);
@@ -244,8 +270,15 @@ export class GraphView {
       }
       el("path", { d, "marker-end": "url(#arrow)" }, grp);
       if (e.kind === "data" && le.labels && le.labels[0]) {
-        const l = le.labels[0];
-        const t = el("text", { class: "edge-label", x: l.x + l.width / 2, y: l.y + l.height - 3, "text-anchor": "middle" }, grp);
+        const l = le.labels[0], secs = le.sections || [];
+        let at = { x: l.x + l.width / 2, y: l.y + l.height - 3, "text-anchor": "middle" };
+        // ELK leaves the tail label of an edge it wrapped to the next row
+        // at the graph's corner: it goes before the edge's arrow instead.
+        const sp = secs.length && secs[0].startPoint, ep = secs.length && secs[secs.length - 1].endPoint;
+        if (wrapped && sp && Math.hypot(l.x + l.width / 2 - sp.x, l.y + l.height / 2 - sp.y) > l.width + 20) {
+          at = { x: ep.x - 12, y: ep.y - 4, "text-anchor": "end" };
+        }
+        const t = el("text", { class: "edge-label", ...at }, grp);
         this.edgeTexts.push({ t, key: e.from + ">" + e.to + ">" + e.signal, signal: e.signal });
       }
     }
