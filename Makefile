@@ -63,6 +63,7 @@ test: fmt plugins
 	@for mod in $(wildcard plugins/*/go.mod); do \
 		(cd $$(dirname $$mod) && CGO_ENABLED=0 $(GO) test -trimpath -vet=all -count=1 ./...) || exit 1; \
 	done
+	cd deploy/kubernetes && CGO_ENABLED=0 $(GO) test -vet=all -count=1 ./...
 
 # gofmt over every tracked Go file.
 fmt:
