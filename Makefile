@@ -23,7 +23,7 @@ BUILD_CGO ?= 0
 screenshots:
 	FLOWLUA_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -pgo=off -timeout 10m -run '^TestScreenshots$$' -v ./cmd/flowlua
 
-.PHONY: build plugins test fmt run screenshots bench bench-go pgo fuzz lint clean convert-corpus convert-alloy-corpus conformance
+.PHONY: build plugins image test fmt run screenshots bench bench-go pgo fuzz lint clean convert-corpus convert-alloy-corpus conformance
 
 # The first-party native plugins, each a module of its own under
 # plugins/, go to bin/plugins/ beside bin/flowlua, where flowlua finds
@@ -40,6 +40,30 @@ plugins:
 		echo "building plugin $$name"; \
 		(cd $$dir && CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(CURDIR)/$(PLUGIN_DIR)/$$name .) || exit 1; \
 	done
+
+# The container image (Containerfile): FROM scratch, the static binary
+# and the first-party plugins, staged with only what the image holds in
+# IMAGE_CTX, so that the build context is those files alone. podman runs
+# with deploy/containers.conf: runc as the runtime, no default ulimits.
+IMAGE     ?= flowlua
+IMAGE_CTX := $(dir $(BIN))image
+CA_CERTS  ?= /etc/ssl/certs/ca-certificates.crt
+PODMAN    ?= CONTAINERS_CONF=$(CURDIR)/deploy/containers.conf podman --runtime runc
+image: build
+	rm -rf $(IMAGE_CTX)
+	mkdir -p $(IMAGE_CTX)/state/flowlua $(addprefix $(IMAGE_CTX)/rootfs/,usr/lib/flowlua/plugins etc/flowlua etc/ssl/certs tmp var/lib)
+	chmod 1777 $(IMAGE_CTX)/rootfs/tmp
+	ln -f $(BIN) $(IMAGE_CTX)/rootfs/usr/lib/flowlua/flowlua
+	@for mod in $(wildcard plugins/*/go.mod); do \
+		name=$$(basename $$(dirname $$mod)); \
+		ln -f $(PLUGIN_DIR)/$$name $(IMAGE_CTX)/rootfs/usr/lib/flowlua/plugins/$$name || exit 1; \
+	done
+	cp deploy/pipeline.lua $(IMAGE_CTX)/rootfs/etc/flowlua/pipeline.lua
+	cp $(CA_CERTS) $(IMAGE_CTX)/rootfs/etc/ssl/certs/ca-certificates.crt
+	printf 'root:x:0:0:root:/:/sbin/nologin\nflowlua:x:10001:10001:flowlua:/var/lib/flowlua:/sbin/nologin\n' > $(IMAGE_CTX)/rootfs/etc/passwd
+	printf 'root:x:0:\nflowlua:x:10001:\n' > $(IMAGE_CTX)/rootfs/etc/group
+	$(PODMAN) build -f Containerfile --build-arg VERSION=$(VERSION) \
+		-t $(IMAGE):$(VERSION) -t $(IMAGE):latest $(IMAGE_CTX)
 
 # The test command of the README and CI: formatting, then every test with
 # the race detector and every vet check. go vet runs inside go test
