@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/flowlua/flowlua/engine/component"
@@ -18,6 +17,9 @@ type componentsCmd struct {
 	JSON  bool   `name:"json" xor:"format" help:"Write JSON: arguments with types, defaults, enums and docs; exports; signals; stability; source."`
 	LuaLS bool   `name:"luals" xor:"format" help:"Write Lua Language Server annotations of every component and module (e.g. > .luals/flowlua.lua)."`
 	pluginFlags
+
+	// Script adds the project's modules and plugins.
+	Script string `name:"script" placeholder:"PATH" help:"A pipeline script: its own modules (what it requires) and the plugins it finds (its plugins/) are listed and described too."`
 }
 
 // withNativePlugins returns the default registry with the components of
@@ -49,6 +51,11 @@ func (c *componentsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if c.Script != "" {
+		if reg, modules, err = c.scriptComponents(e); err != nil {
+			return err
+		}
+	}
 	if c.LuaLS {
 		if c.Name != "" {
 			return &exitError{code: exitUsage, err: fmt.Errorf("flowlua components: --luals writes every component: give no name")}
@@ -75,39 +82,14 @@ func (c *componentsCmd) Run(e *env) error {
 		return w.Flush()
 	}
 	if m := findModule(modules, c.Name); m != nil {
-		fmt.Fprintf(e.stdout, "%s (module, %s)\n\n%s\n", m.Name, m.Pos, m.Doc)
-		placement := m.Placement
-		if placement == "" {
-			placement = "all_nodes"
-		}
-		fmt.Fprintf(e.stdout, "\nPlacement: %s (an instance's placement argument overrides it)\n", placement)
-		if d, ok := m.Schema.(interface {
-			Describe() (args, exports []decode.Field)
-		}); ok {
-			args, exports := d.Describe()
-			fmt.Fprintln(e.stdout, "\nArguments:")
-			writeFields(e, args, true)
-			fmt.Fprintln(e.stdout, "\nExports:")
-			writeFields(e, exports, false)
-		}
+		c.describeModule(e, m)
 		return nil
 	}
 	r, ok := reg.Get(c.Name)
 	if !ok {
 		return c.unknown(reg, modules)
 	}
-	fmt.Fprintf(e.stdout, "%s (%s)\n", r.Name, r.Source)
-	if r.Doc != "" {
-		fmt.Fprintf(e.stdout, "\n%s\n", r.Doc)
-	}
-	if len(r.NeedsServices) > 0 {
-		fmt.Fprintf(e.stdout, "\nServices: %s\n", strings.Join(r.NeedsServices, ", "))
-	}
-	args, exports := r.Describe()
-	fmt.Fprintln(e.stdout, "\nArguments:")
-	writeFields(e, args, true)
-	fmt.Fprintln(e.stdout, "\nExports:")
-	writeFields(e, exports, false)
+	describeComponent(e, r)
 	return nil
 }
 
@@ -117,7 +99,7 @@ func (c *componentsCmd) unknown(reg *component.Registry, modules []*script.Modul
 	for _, m := range modules {
 		names = append(names, m.Name)
 	}
-	return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s", c.Name, script.DidYouMean(c.Name, names))}
+	return &exitError{code: exitConfig, err: fmt.Errorf("unknown component %q%s%s", c.Name, script.DidYouMean(c.Name, names), c.scriptHint())}
 }
 
 func writeFields(e *env, fields []decode.Field, args bool) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -95,6 +96,26 @@ type schema struct {
 // its deprecated alias), for flowlua convert.
 func (s *schema) CollectorTypes() (class string, types []string) {
 	return s.c.Class, s.c.Types
+}
+
+// Class returns the component's collector class: receiver, processor,
+// exporter, connector or extension.
+func (s *schema) Class() string { return s.c.Class }
+
+// Signals returns the signals the component takes or produces.
+func (s *schema) Signals() []string { return slices.Clone(s.c.Signals) }
+
+// Stability returns the stability the plugin reports, for each signal.
+func (s *schema) Stability() map[string]string {
+	if s.c.Stability == "" {
+		return nil
+	}
+	level := strings.ToUpper(s.c.Stability[:1]) + s.c.Stability[1:]
+	out := make(map[string]string, len(s.c.Signals))
+	for _, sig := range s.c.Signals {
+		out[sig] = level
+	}
+	return out
 }
 
 func (s *schema) hasOutput() bool { return s.c.Class == "receiver" || s.c.Class == "processor" }
@@ -200,7 +221,13 @@ func (s *schema) Describe() (args, exports []decode.Field) {
 	for _, f := range s.c.Fields {
 		df := decode.Field{Path: f.Name, Type: f.Type}
 		if f.Default != nil {
-			df.Default = fmt.Sprint(f.Default)
+			// As JSON, as the built-in components write theirs: a
+			// table's keys and values, not Go's map notation.
+			if b, err := json.Marshal(f.Default); err == nil {
+				df.Default = string(b)
+			} else {
+				df.Default = fmt.Sprint(f.Default)
+			}
 		}
 		args = append(args, df)
 	}
