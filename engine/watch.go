@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -10,7 +12,6 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/flowlua/flowlua/engine/boundedfile"
 	"github.com/flowlua/flowlua/engine/script"
 )
 
@@ -219,18 +220,25 @@ func leadsToAbsent(path string, files map[string]script.Digest) bool {
 	return false
 }
 
-// maxWatchedSize bounds the read of a watched file: scripts, modules and
-// plugin files are at most 8 MiB (a larger one reads as changed, and the
-// reload it starts reports the file's size).
-const maxWatchedSize = 8 << 20
-
 // changedSince reports whether file no longer holds what digest d was
-// taken of (a file that cannot be read has changed).
+// taken of (a file that cannot be read has changed). The file is hashed as
+// it is read, without a size bound: native plugins' executables are
+// watched files too, and are tens of megabytes.
 func changedSince(file string, d script.Digest) bool {
 	if d == script.Absent {
 		_, err := os.Stat(file)
 		return err == nil
 	}
-	b, err := boundedfile.Read(file, maxWatchedSize, "the limit of a watched file")
-	return err != nil || script.DigestOf(b) != d
+	f, err := os.Open(file)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return true
+	}
+	var now script.Digest
+	h.Sum(now[:0])
+	return now != d
 }

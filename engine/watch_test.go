@@ -243,3 +243,26 @@ func TestLinksTo(t *testing.T) {
 		t.Errorf("linksTo(a loop) followed %d links", len(got))
 	}
 }
+
+// TestChangedSinceLargeFile: a native plugin's executable, tens of
+// megabytes, is a watched file; unchanged, it has not changed (a bounded
+// read had reported it changed, and every start reloaded once).
+func TestChangedSinceLargeFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plugin")
+	content := make([]byte, 20<<20)
+	content[len(content)-1] = 1
+	if err := os.WriteFile(path, content, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := script.DigestOf(content)
+	if changedSince(path, d) {
+		t.Fatal("an unchanged 20 MiB file is reported changed")
+	}
+	content[0] = 2
+	if err := os.WriteFile(path, content, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !changedSince(path, d) {
+		t.Fatal("a changed 20 MiB file is reported unchanged")
+	}
+}
