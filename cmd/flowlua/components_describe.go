@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,9 +11,6 @@ import (
 	"github.com/flowlua/flowlua/engine/component"
 	"github.com/flowlua/flowlua/engine/decode"
 	"github.com/flowlua/flowlua/engine/script"
-	"github.com/flowlua/flowlua/luabind/scriptload"
-	"github.com/flowlua/flowlua/services"
-	"github.com/flowlua/flowlua/stdlib/integrations"
 )
 
 // scriptComponents loads the script at path as flowlua check does,
@@ -24,16 +20,7 @@ import (
 // the project's own (what it requires). A module without a doc field is
 // documented by the comment lines right above its definition.
 func (c *componentsCmd) scriptComponents(e *env) (*component.Registry, []*script.ModuleDef, error) {
-	svcs, err := services.NewAll(services.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		return nil, nil, err
-	}
-	var names []string
-	for _, s := range svcs {
-		names = append(names, s.Definition().Name)
-	}
-	s, reg, err := scriptload.Load(c.Script, scriptload.Options{Registry: component.DefaultRegistry, Services: names, PluginPaths: c.PluginsPath,
-		Prelude: integrations.Sources(), Native: e.nativePlugins(c.pluginFlags, nil, nil).Loader(), NativeDirs: besideExecutable()})
+	s, reg, _, err := loadScript(e, c.Script, c.pluginFlags)
 	if err != nil || s == nil || reg == nil {
 		if err == nil {
 			err = fmt.Errorf("%s: the script defined nothing", c.Script)

@@ -23,13 +23,15 @@ type pluginFlags struct {
 	StartTimeout time.Duration `name:"plugins.start-timeout" env:"FLOWLUA_PLUGINS_START_TIMEOUT" default:"10s" help:"How long a native plugin may take to start and complete the handshake."`
 }
 
-// checkScript loads and checks the script at path against the built-in
-// components and services and the plugins it declares, returning its
-// graph or every problem found.
-func checkScript(e *env, path string, pf pluginFlags) (*engine.Graph, error) {
+// loadScript runs the script at path (Lua, or collector YAML translated)
+// against the built-in components and services and the plugins it can
+// find, starting nothing. It returns the script and its registry even
+// with an error when the script ran despite mistakes, and the services'
+// definitions.
+func loadScript(e *env, path string, pf pluginFlags) (*script.Script, *component.Registry, []service.Definition, error) {
 	svcs, err := services.NewAll(services.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	defs := make([]service.Definition, len(svcs))
 	for i, s := range svcs {
@@ -37,6 +39,14 @@ func checkScript(e *env, path string, pf pluginFlags) (*engine.Graph, error) {
 	}
 	s, reg, err := scriptload.Load(path, scriptload.Options{Registry: component.DefaultRegistry, Services: serviceNames(defs), PluginPaths: pf.PluginsPath, Prelude: integrations.Sources(),
 		Native: e.nativePlugins(pf, nil, nil).Loader(), NativeDirs: besideExecutable(), Translate: convert.Translator{}})
+	return s, reg, defs, err
+}
+
+// checkScript loads and checks the script at path against the built-in
+// components and services and the plugins it declares, returning its
+// graph or every problem found.
+func checkScript(e *env, path string, pf pluginFlags) (*engine.Graph, error) {
+	s, reg, defs, err := loadScript(e, path, pf)
 	if s == nil || reg == nil {
 		return nil, err
 	}

@@ -249,6 +249,12 @@ func (p *pageSession) eval(expr string) string {
 func (p *pageSession) send() (stop func()) {
 	span := `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"page","kind":2,"startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"}]}]}]}`
 	log := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1544712660000000000","body":{"stringValue":"page"}}]}]}]}`
+	return p.sendEvery(map[string][]byte{"traces": []byte(span), "logs": []byte(log)})
+}
+
+// sendEvery sends each signal's OTLP JSON request to the receiver every
+// 100 ms until the returned function is called.
+func (p *pageSession) sendEvery(requests map[string][]byte) (stop func()) {
 	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -257,8 +263,9 @@ func (p *pageSession) send() (stop func()) {
 			case <-done:
 				return
 			case <-time.After(100 * time.Millisecond):
-				_ = sendGRPC("traces", []byte(span), p.grpc)
-				_ = sendGRPC("logs", []byte(log), p.grpc)
+				for signal, body := range requests {
+					_ = sendGRPC(signal, body, p.grpc)
+				}
 			}
 		}
 	}()

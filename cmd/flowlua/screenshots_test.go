@@ -77,7 +77,7 @@ func TestScreenshots(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := startPageFile(t, c.file, c.content, c.env, 1400, 900)
 			p.startSink()
-			stop := p.sendEvery(c.signals, read)
+			stop := p.sendExamples(c.signals, read)
 			defer stop()
 			p.run("open the graph", chromedp.Navigate(p.base+"/#graph"))
 			p.js(fmt.Sprintf("%d nodes", c.n), fmt.Sprintf(`document.querySelectorAll('#graph .node').length === %d`, c.n), 20*time.Second)
@@ -133,27 +133,13 @@ func shoot(t *testing.T, p *pageSession, path string) {
 	t.Logf("%s: %d KB", path, len(buf)/1024)
 }
 
-// sendEvery sends the OTLP examples of testdata/otlp for each signal to
-// the receiver every 100 ms until the returned function is called.
-func (p *pageSession) sendEvery(signals []string, read func(string) []byte) (stop func()) {
+// sendExamples sends the OTLP examples of testdata/otlp for each signal
+// to the receiver every 100 ms until the returned function is called.
+func (p *pageSession) sendExamples(signals []string, read func(string) []byte) (stop func()) {
 	files := map[string]string{"traces": "trace.json", "metrics": "metrics.json", "logs": "logs.json"}
-	data := map[string][]byte{}
+	requests := map[string][]byte{}
 	for _, s := range signals {
-		data[s] = read(filepath.Join("testdata", "otlp", files[s]))
+		requests[s] = read(filepath.Join("testdata", "otlp", files[s]))
 	}
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(100 * time.Millisecond):
-				for _, s := range signals {
-					_ = sendGRPC(s, data[s], p.grpc)
-				}
-			}
-		}
-	}()
-	return func() { close(done); <-stopped }
+	return p.sendEvery(requests)
 }

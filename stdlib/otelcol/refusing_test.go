@@ -28,7 +28,7 @@ func (f *failingConsumer) ConsumeLogs(context.Context, plog.Logs) error { return
 
 // TestRefusingConsumer checks that what a receiver's output refuses is
 // counted, with its last error (URL userinfo redacted), passed back
-// unchanged, and unhealthy until refuseHold after the last refusal.
+// unchanged, and unhealthy until refusalHold after the last refusal.
 func TestRefusingConsumer(t *testing.T) {
 	next := &failingConsumer{}
 	r := &refusing{}
@@ -64,10 +64,10 @@ func TestRefusingConsumer(t *testing.T) {
 	if since.IsZero() || since.After(now) {
 		t.Fatalf("since %v", since)
 	}
-	if _, _, bad := r.problem(now.Add(refuseHold - time.Millisecond)); !bad {
-		t.Fatal("healthy before refuseHold passed")
+	if _, _, bad := r.problem(now.Add(refusalHold - time.Millisecond)); !bad {
+		t.Fatal("healthy before refusalHold passed")
 	}
-	if msg, _, bad := r.problem(now.Add(refuseHold + time.Millisecond)); bad {
-		t.Fatalf("still unhealthy once refuseHold passed: %q", msg)
+	if msg, _, bad := r.problem(now.Add(refusalHold + time.Millisecond)); bad {
+		t.Fatalf("still unhealthy once refusalHold passed: %q", msg)
 	}
 }

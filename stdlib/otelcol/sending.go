@@ -34,15 +34,11 @@ import (
 //
 // The exporter is unhealthy from the first failed attempt until a request
 // is sent, and while its queue refused a request in the last
-// queueFullHold.
+// refusalHold.
 
 // exportFailedPrefix starts the exporterhelper's log messages of a failed
 // attempt.
 const exportFailedPrefix = "Exporting failed."
-
-// queueFullHold is how long after its queue last refused a request an
-// exporter stays unhealthy.
-const queueFullHold = 5 * time.Second
 
 // sending tracks the outcome of one exporter instance's sends. Safe for
 // concurrent use.
@@ -52,9 +48,7 @@ type sending struct {
 	since    time.Time // the first of them
 	lastErr  string
 
-	refused    int       // items the queue refused since refusedAt
-	refusedAt  time.Time // the first refusal of the current episode
-	lastRefuse time.Time
+	refused refusals // by the queue
 }
 
 // failed records a failed attempt.
@@ -80,12 +74,7 @@ func (s *sending) sent() {
 func (s *sending) queueFull(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := time.Now()
-	if now.Sub(s.lastRefuse) > queueFullHold {
-		s.refused, s.refusedAt = 0, now
-	}
-	s.refused += n
-	s.lastRefuse = now
+	s.refused.add(n, time.Now())
 }
 
 // problem says what is wrong with the sends at now, and since when; ok is
@@ -94,9 +83,9 @@ func (s *sending) problem(now time.Time) (msg string, since time.Time, bad bool)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var parts []string
-	if !s.lastRefuse.IsZero() && now.Sub(s.lastRefuse) <= queueFullHold {
-		parts = append(parts, fmt.Sprintf("sending queue full (%d items refused since %s)", s.refused, s.refusedAt.Format(time.TimeOnly)))
-		since = s.refusedAt
+	if s.refused.active(now) {
+		parts = append(parts, fmt.Sprintf("sending queue full (%d items refused since %s)", s.refused.items, s.refused.since.Format(time.TimeOnly)))
+		since = s.refused.since
 	}
 	if s.failures > 0 {
 		what := "failure"

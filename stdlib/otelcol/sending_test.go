@@ -16,7 +16,7 @@ import (
 // TestSendingFromLogs checks that the exporterhelper's entries about
 // failed attempts reach the sending whatever the log level, that a sent
 // request clears the failures, and that a full queue is unhealthy for
-// queueFullHold after its last refusal.
+// refusalHold after its last refusal.
 func TestSendingFromLogs(t *testing.T) {
 	var logs strings.Builder
 	base := newZapLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelError})))
@@ -61,8 +61,8 @@ func TestSendingFromLogs(t *testing.T) {
 	if !bad || !strings.HasPrefix(msg, "sending queue full (7 items refused since ") || since.IsZero() {
 		t.Fatalf("after a refusal: %q (unhealthy %v)", msg, bad)
 	}
-	if _, _, bad := s.problem(time.Now().Add(queueFullHold + time.Second)); bad {
-		t.Fatal("still unhealthy once the queue refused nothing for queueFullHold")
+	if _, _, bad := s.problem(time.Now().Add(refusalHold + time.Second)); bad {
+		t.Fatal("still unhealthy once the queue refused nothing for refusalHold")
 	}
 	if !strings.Contains(logs.String(), "Rejecting data") {
 		t.Fatalf("the error entry was not written: %q", logs.String())
